@@ -1,0 +1,144 @@
+/**
+ * encodeRoutingAttributes — turn one tier-2 call (inputs and verdict) into span attributes.
+ *
+ * The layout is the one documented in docs/semconv.md and decoded by trace/decodeRoutingAttributes: parallel
+ * arrays for the ranked candidates, flat keys for everything an analyzer filters on. No attribute ever holds
+ * a non-finite number — the JS OTLP/JSON exporter writes those as null and the collector then rejects the
+ * whole batch — so non-finite scores become 0 in the scores array and are recorded exactly beside it, and a
+ * non-finite policy or scorer number is written as its string spelling ("NaN", "Infinity", "-Infinity").
+ * Pure.
+ */
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
+import {
+  ATTR_ROUTING_CANDIDATE_ALIVE_COUNT,
+  ATTR_ROUTING_CANDIDATE_COUNT,
+  ATTR_ROUTING_CANDIDATE_IDS,
+  ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES,
+  ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES,
+  ATTR_ROUTING_CANDIDATE_OMITTED,
+  ATTR_ROUTING_CANDIDATE_RELEVANCES,
+  ATTR_ROUTING_CANDIDATE_SCORES,
+  ATTR_ROUTING_DECISIVE,
+  ATTR_ROUTING_EFFECTIVE_FLOOR,
+  ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_INCUMBENT_ID,
+  ATTR_ROUTING_INCUMBENT_SCORED,
+  ATTR_ROUTING_NEAR_TIE,
+  ATTR_ROUTING_OFFERED,
+  ATTR_ROUTING_POLICY_FLOOR,
+  ATTR_ROUTING_POLICY_MENU_SIZE,
+  ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN,
+  ATTR_ROUTING_RECORD_VERSION,
+  ATTR_ROUTING_RUNNER_UP_GAP,
+  ATTR_ROUTING_RUNNER_UP_ID,
+  ATTR_ROUTING_SCORER_CATEGORICAL,
+  ATTR_ROUTING_SCORER_FLOOR,
+  ATTR_ROUTING_TIER,
+  ATTR_ROUTING_TO,
+  ATTR_ROUTING_TOP_ID,
+  ATTR_ROUTING_TOP_RELEVANCE,
+  ATTR_ROUTING_TOP_SCORE,
+  ATTR_ROUTING_VERDICT,
+  ROUTING_RECORD_VERSION,
+} from './semconv.js';
+
+/** The inputs of one `decideTier2` call, as the wrapper saw them. */
+export interface Tier2CallInput {
+  readonly scores: readonly IntentScore[];
+  readonly incumbentId: string | undefined;
+  readonly policy: RoutingPolicy;
+  readonly scorer?: ScorerTraits;
+}
+
+/** A finite number as itself; a non-finite one as its string spelling, so no exporter ever sees it. */
+export function encodeNumber(value: number): number | string {
+  if (Number.isFinite(value)) return value;
+  return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+}
+
+/** The attributes of one tier-2 decision; `maxCandidates` bounds the ranked arrays (the rest are counted). */
+export function encodeRoutingAttributes(
+  input: Tier2CallInput,
+  verdict: Tier2Verdict,
+  maxCandidates: number,
+): Attributes {
+  const { policy, incumbentId } = input;
+  const scorer = input.scorer ?? {};
+  const ranked = verdict.ranked;
+  const total = ranked.length;
+  const kept = Math.min(total, Math.max(0, Math.floor(maxCandidates)));
+  const floor = policy.floor ?? scorer.floor;
+
+  const ids = new Array<string>(kept);
+  const scores = new Array<number>(kept);
+  const relevances = new Array<number>(kept);
+  let nonFiniteIndexes: number[] | undefined;
+  let nonFiniteValues: string[] | undefined;
+  for (let i = 0; i < kept; i++) {
+    const c = ranked[i]!;
+    ids[i] = c.id;
+    relevances[i] = Number.isFinite(c.relevance) ? c.relevance : 0;
+    if (Number.isFinite(c.score)) {
+      scores[i] = c.score;
+    } else {
+      scores[i] = 0;
+      (nonFiniteIndexes ??= []).push(i);
+      (nonFiniteValues ??= []).push(encodeNumber(c.score) as string);
+    }
+  }
+  let alive = 0;
+  for (let i = 0; i < total; i++) {
+    const s = ranked[i]!.score;
+    if (Number.isFinite(s) && (floor === undefined || s > floor)) alive++;
+  }
+
+  const attrs: Attributes = {
+    [ATTR_ROUTING_RECORD_VERSION]: ROUTING_RECORD_VERSION,
+    [ATTR_ROUTING_TIER]: 2,
+    [ATTR_ROUTING_VERDICT]: verdict.kind,
+    [ATTR_ROUTING_DECISIVE]: verdict.decisive,
+    [ATTR_ROUTING_NEAR_TIE]: !verdict.decisive && verdict.runnerUp !== undefined,
+    [ATTR_ROUTING_CANDIDATE_COUNT]: total,
+    [ATTR_ROUTING_CANDIDATE_ALIVE_COUNT]: alive,
+    [ATTR_ROUTING_CANDIDATE_OMITTED]: total - kept,
+    [ATTR_ROUTING_CANDIDATE_IDS]: ids,
+    [ATTR_ROUTING_CANDIDATE_SCORES]: scores,
+    [ATTR_ROUTING_CANDIDATE_RELEVANCES]: relevances,
+    [ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN]: encodeNumber(policy.nearTieMargin),
+    [ATTR_ROUTING_POLICY_MENU_SIZE]: encodeNumber(policy.menuSize),
+    [ATTR_ROUTING_FLOOR_DECLARED]: floor !== undefined,
+  };
+  if (verdict.kind === 'move') attrs[ATTR_ROUTING_TO] = verdict.to;
+  else if (verdict.kind === 'menu') attrs[ATTR_ROUTING_OFFERED] = verdict.offered.slice();
+  if (nonFiniteIndexes !== undefined) {
+    attrs[ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES] = nonFiniteIndexes;
+    attrs[ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES] = nonFiniteValues as AttributeValue;
+  }
+  if (total > 0) {
+    const top = ranked[0]!;
+    attrs[ATTR_ROUTING_TOP_ID] = top.id;
+    attrs[ATTR_ROUTING_TOP_SCORE] = encodeNumber(top.score);
+    attrs[ATTR_ROUTING_TOP_RELEVANCE] = top.relevance;
+  }
+  if (verdict.runnerUp !== undefined) {
+    attrs[ATTR_ROUTING_RUNNER_UP_ID] = verdict.runnerUp.id;
+    attrs[ATTR_ROUTING_RUNNER_UP_GAP] = encodeNumber(verdict.runnerUp.gap);
+  }
+  if (incumbentId !== undefined) {
+    attrs[ATTR_ROUTING_INCUMBENT_ID] = incumbentId;
+    let scored = false;
+    for (const s of input.scores) {
+      if (s.id === incumbentId) {
+        scored = true;
+        break;
+      }
+    }
+    attrs[ATTR_ROUTING_INCUMBENT_SCORED] = scored;
+  }
+  if (policy.floor !== undefined) attrs[ATTR_ROUTING_POLICY_FLOOR] = encodeNumber(policy.floor);
+  if (scorer.floor !== undefined) attrs[ATTR_ROUTING_SCORER_FLOOR] = encodeNumber(scorer.floor);
+  if (scorer.categorical !== undefined) attrs[ATTR_ROUTING_SCORER_CATEGORICAL] = scorer.categorical;
+  if (floor !== undefined) attrs[ATTR_ROUTING_EFFECTIVE_FLOOR] = encodeNumber(floor);
+  return attrs;
+}

@@ -1,0 +1,167 @@
+/**
+ * routingPolicy — agentfootprint's tier-2 routing verdict, written to its published contract.
+ *
+ * routescope replays recorded decisions under other thresholds and audits recorded verdicts, so it needs the
+ * policy itself, bit for bit: sanitization (non-finite scores never win but stay raw on the record), the
+ * effective floor (`policy.floor ?? scorer.floor`, AT the floor is out), the pairwise margin
+ * `tanh((top − second) / 2)` (count-independent), and the menu rules — including the contract's newer clause:
+ * a near-tie whose incumbent the scorer put at/below the floor is a menu of the new candidates, not a stay.
+ * Policy values are not validated here, exactly as upstream: observers flag odd policies, the policy judges.
+ * Pure. No I/O.
+ */
+import type {
+  IntentScore,
+  RankedIntentScore,
+  RoutingPolicy,
+  ScorerTraits,
+  Tier2Verdict,
+  TurnRoute,
+} from './types.js';
+
+/** Pairwise (top-2 softmax) gap below which tier 2 is a NEAR-TIE. */
+export const NEAR_TIE_MARGIN = 0.15;
+
+/** How many near-tied candidates the tier-3 menu offers (plus STAY). */
+export const MENU_SIZE = 3;
+
+/** The defaults, as one value — what an undeclared policy resolves to. */
+export const DEFAULT_ROUTING_POLICY: RoutingPolicy = Object.freeze({
+  nearTieMargin: NEAR_TIE_MARGIN,
+  menuSize: MENU_SIZE,
+});
+
+/** Fill a partial override against the defaults; `floor` is kept only when it is defined. Pure. */
+export function resolveRoutingPolicy(policy?: Partial<RoutingPolicy>): RoutingPolicy {
+  const resolved: { nearTieMargin: number; menuSize: number; floor?: number } = {
+    nearTieMargin: policy?.nearTieMargin ?? NEAR_TIE_MARGIN,
+    menuSize: policy?.menuSize ?? MENU_SIZE,
+  };
+  if (policy?.floor !== undefined) resolved.floor = policy.floor;
+  return resolved;
+}
+
+/** The score a candidate is ranked and judged by: raw when finite, −Infinity otherwise. */
+export function sanitizeScore(score: number): number {
+  return Number.isFinite(score) ? score : -Infinity;
+}
+
+/** The pairwise top-2 softmax gap the margin is compared with: `tanh((top − second) / 2)`. */
+export function pairwiseGap(top: number, second: number): number {
+  return Math.tanh((top - second) / 2);
+}
+
+/**
+ * Full softmax over sanitized scores (max-subtracted; dead candidates get 0). Falls back to uniform 1/N when
+ * the sum is 0 or non-finite, which is the case when every score is non-finite.
+ */
+export function softmaxRelevance(sanitized: readonly number[]): number[] {
+  const n = sanitized.length;
+  if (n === 0) return [];
+  let max = -Infinity;
+  for (const s of sanitized) if (s > max) max = s;
+  const exps = sanitized.map((s) => Math.exp(s - max));
+  let sum = 0;
+  for (const e of exps) sum += e;
+  if (sum === 0 || !Number.isFinite(sum)) return sanitized.map(() => 1 / n);
+  return exps.map((e) => e / sum);
+}
+
+/** The floor that judges: the policy's override, else the scorer's declared one; undefined = no floor. */
+export function effectiveFloor(policy: RoutingPolicy, scorer: ScorerTraits = {}): number | undefined {
+  return policy.floor ?? scorer.floor;
+}
+
+/** Alive = finite and strictly above the floor (a score AT the floor is out). */
+function isAlive(sanitized: number, floor: number | undefined): boolean {
+  return sanitized !== -Infinity && (floor === undefined || sanitized > floor);
+}
+
+/**
+ * THE verdict function — pure, sync. Decisive winner ≠ incumbent → `move`; decisive winner = incumbent, or a
+ * near-tie with an incumbent → `stay`, unless the scorer scored that incumbent at/below the floor, when the
+ * tie is between new candidates → `menu`; near-tie at cold start → `menu` of the tied cluster (capped at
+ * max(2, menuSize)); nothing alive → `unmatched`.
+ */
+export function decideTier2(
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits = {},
+): Tier2Verdict {
+  const n = scores.length;
+  const sanitized = new Array<number>(n);
+  for (let i = 0; i < n; i++) sanitized[i] = sanitizeScore(scores[i]!.score);
+  const relevance = softmaxRelevance(sanitized);
+
+  // Stable by construction: equal sanitized scores keep input order, so the earlier candidate wins.
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+    const sa = sanitized[a]!;
+    const sb = sanitized[b]!;
+    if (sa === sb) return a - b;
+    return sb > sa ? 1 : -1;
+  });
+  const ranked: RankedIntentScore[] = order.map((i) => ({
+    id: scores[i]!.id,
+    score: scores[i]!.score,
+    relevance: relevance[i]!,
+  }));
+
+  const floor = effectiveFloor(policy, scorer);
+  const alive = order.filter((i) => isAlive(sanitized[i]!, floor));
+  if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
+
+  const top = alive[0]!;
+  const topScore = sanitized[top]!;
+  const topId = scores[top]!.id;
+  const second = alive[1];
+  const runnerUp =
+    second === undefined
+      ? undefined
+      : { id: scores[second]!.id, gap: pairwiseGap(topScore, sanitized[second]!) };
+  const decisive =
+    scorer.categorical === true || runnerUp === undefined || runnerUp.gap >= policy.nearTieMargin;
+  const numbers = runnerUp === undefined ? { ranked, decisive } : { ranked, runnerUp, decisive };
+
+  if (decisive) {
+    return topId === incumbentId ? { kind: 'stay', ...numbers } : { kind: 'move', to: topId, ...numbers };
+  }
+  if (incumbentId !== undefined && !incumbentScoredOut(scores, sanitized, incumbentId, floor)) {
+    return { kind: 'stay', ...numbers };
+  }
+  const cap = Math.max(2, policy.menuSize);
+  const offered: string[] = [];
+  for (const i of alive) {
+    if (!(offered.length < cap)) break;
+    if (pairwiseGap(topScore, sanitized[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
+  }
+  return { kind: 'menu', offered, ...numbers };
+}
+
+/**
+ * Did the scorer score the incumbent and put it at/below the floor? Without a floor there is nothing to be
+ * below, so the clause cannot apply. With duplicate ids the first occurrence is the one judged.
+ */
+function incumbentScoredOut(
+  scores: readonly IntentScore[],
+  sanitized: readonly number[],
+  incumbentId: string,
+  floor: number | undefined,
+): boolean {
+  if (floor === undefined) return false;
+  const at = scores.findIndex((s) => s.id === incumbentId);
+  return at !== -1 && sanitized[at]! <= floor;
+}
+
+/** A near-tie: at least two candidates alive, not categorical, gap below the margin. */
+export function isNearTie(verdict: Tier2Verdict): boolean {
+  return !verdict.decisive && verdict.runnerUp !== undefined;
+}
+
+/**
+ * Is the turn's menu still outstanding — offered and not yet resolved? True while the cursor is where the
+ * verdict left it: undefined on a cold menu, the inherited `from` on a mid-conversation one.
+ */
+export function menuOutstanding(turnRoute: TurnRoute | undefined, currentSkillId: string | undefined): boolean {
+  if (turnRoute?.offered === undefined) return false;
+  return currentSkillId === undefined || currentSkillId === turnRoute.from;
+}

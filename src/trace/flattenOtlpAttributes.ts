@@ -1,0 +1,53 @@
+/**
+ * flattenOtlpAttributes — OTLP/JSON `KeyValue[]` → a plain attribute map.
+ *
+ * OTLP/JSON wraps every value (`{stringValue}`, `{intValue}`, `{arrayValue:{values}}` …) and spells 64-bit
+ * integers as strings or numbers depending on who wrote them; the decoder wants plain values. The map has no
+ * prototype to pollute: a `__proto__` key is just a key. Unknown value kinds are kept as null, never guessed.
+ * Pure.
+ */
+import type { AttributeValue } from './decodeRoutingAttributes.js';
+
+/** Unwrap one OTLP/JSON AnyValue; undefined when it is not an object. */
+export function unwrapOtlpValue(value: unknown): AttributeValue | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if ('stringValue' in v) return typeof v.stringValue === 'string' ? v.stringValue : String(v.stringValue);
+  if ('boolValue' in v) return v.boolValue === true || v.boolValue === 'true';
+  if ('intValue' in v) {
+    const n = typeof v.intValue === 'number' ? v.intValue : Number(v.intValue);
+    return Number.isNaN(n) ? null : n;
+  }
+  if ('doubleValue' in v) {
+    const d = v.doubleValue;
+    if (typeof d === 'number') return d;
+    if (d === null) return null;
+    if (typeof d === 'string') return d;
+    return null;
+  }
+  if ('arrayValue' in v) {
+    const arr = (v.arrayValue as { values?: unknown } | null | undefined)?.values;
+    if (!Array.isArray(arr)) return [];
+    return arr.map((item) => unwrapOtlpValue(item) ?? null);
+  }
+  if ('bytesValue' in v) return typeof v.bytesValue === 'string' ? v.bytesValue : null;
+  if ('kvlistValue' in v) return null;
+  // An empty AnyValue ({}) is how protobuf JSON writes an unset value.
+  return null;
+}
+
+/** Flatten an OTLP/JSON attribute list into `into` (later keys win); returns `into`. */
+export function flattenOtlpAttributes(
+  list: unknown,
+  into: Map<string, AttributeValue> = new Map(),
+): Map<string, AttributeValue> {
+  if (!Array.isArray(list)) return into;
+  for (const kv of list) {
+    if (kv === null || typeof kv !== 'object') continue;
+    const key = (kv as { key?: unknown }).key;
+    if (typeof key !== 'string') continue;
+    const value = unwrapOtlpValue((kv as { value?: unknown }).value);
+    into.set(key, value ?? null);
+  }
+  return into;
+}
