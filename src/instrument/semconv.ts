@@ -15,6 +15,8 @@ export const ROUTING_RECORD_VERSION = 1;
 export const SPAN_ROUTING_TIER2 = 'agentfootprint.routing.tier2';
 /** Span (or attributes on the caller's span) for the turn-level route: tiers 1 and 3 included. */
 export const SPAN_ROUTING_TURN = 'agentfootprint.routing.turn';
+/** Span carrying a misroute mark added after the fact, for a trace whose routing span has already ended. */
+export const SPAN_ROUTING_FEEDBACK = 'agentfootprint.routing.feedback';
 /** Span event marking a routed turn as misrouted (a correctness signal added after the fact). */
 export const EVENT_ROUTING_MISROUTED = 'agentfootprint.routing.misrouted';
 
@@ -139,5 +141,6 @@ export const CORRELATION_ATTRIBUTE_KEYS = [
 export const ROUTING_SPAN_AND_EVENT_NAMES = [
   SPAN_ROUTING_TIER2,
   SPAN_ROUTING_TURN,
+  SPAN_ROUTING_FEEDBACK,
   EVENT_ROUTING_MISROUTED,
 ] as const;

@@ -161,7 +161,10 @@ export function isNearTie(verdict: Tier2Verdict): boolean {
  * Is the turn's menu still outstanding — offered and not yet resolved? True while the cursor is where the
  * verdict left it: undefined on a cold menu, the inherited `from` on a mid-conversation one.
  */
-export function menuOutstanding(turnRoute: TurnRoute | undefined, currentSkillId: string | undefined): boolean {
+export function menuOutstanding(
+  turnRoute: TurnRoute | undefined,
+  currentSkillId: string | undefined,
+): boolean {
   if (turnRoute?.offered === undefined) return false;
   return currentSkillId === undefined || currentSkillId === turnRoute.from;
 }

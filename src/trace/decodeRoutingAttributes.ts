@@ -53,7 +53,8 @@ export type AttributeValue = string | number | boolean | null | readonly Attribu
 export type AttributeMap = ReadonlyMap<string, AttributeValue>;
 
 /** The outcome of decoding: the decision, or what was missing or malformed. */
-export type DecodeResult<T> = { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'incomplete'; readonly reason: string };
+export type DecodeResult<T> =
+  { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'incomplete'; readonly reason: string };
 
 const VERDICTS: ReadonlySet<string> = new Set(['move', 'stay', 'menu', 'unmatched']);
 const TURN_BY: ReadonlySet<string> = new Set(['entry', 'intent', 'continuity', 'menu', 'decider', 'none']);
@@ -157,8 +158,10 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   );
   const menuSize = need(ATTR_ROUTING_POLICY_MENU_SIZE, toNumber(attrs.get(ATTR_ROUTING_POLICY_MENU_SIZE)));
   const floorDeclared = need(ATTR_ROUTING_FLOOR_DECLARED, toBool(attrs.get(ATTR_ROUTING_FLOOR_DECLARED)));
-  if (missing.length > 0) return { kind: 'incomplete', reason: `missing or malformed: ${missing.join(', ')}` };
-  if (!VERDICTS.has(verdictRaw!)) return { kind: 'incomplete', reason: `unknown verdict ${JSON.stringify(verdictRaw)}` };
+  if (missing.length > 0)
+    return { kind: 'incomplete', reason: `missing or malformed: ${missing.join(', ')}` };
+  if (!VERDICTS.has(verdictRaw!))
+    return { kind: 'incomplete', reason: `unknown verdict ${JSON.stringify(verdictRaw)}` };
   if (ids!.length !== scores!.length || ids!.length !== relevances!.length) {
     return {
       kind: 'incomplete',
@@ -184,7 +187,8 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
 
   const to = toStr(attrs.get(ATTR_ROUTING_TO));
   const offered = toStringArray(attrs.get(ATTR_ROUTING_OFFERED));
-  if (verdict === 'move' && to === undefined) return { kind: 'incomplete', reason: `move without ${ATTR_ROUTING_TO}` };
+  if (verdict === 'move' && to === undefined)
+    return { kind: 'incomplete', reason: `move without ${ATTR_ROUTING_TO}` };
   if (verdict === 'menu' && offered === undefined) {
     return { kind: 'incomplete', reason: `menu without ${ATTR_ROUTING_OFFERED}` };
   }
@@ -195,7 +199,8 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   const candidateCount = toNumber(attrs.get(ATTR_ROUTING_CANDIDATE_COUNT)) ?? ids!.length + omitted;
   const aliveCount = toNumber(attrs.get(ATTR_ROUTING_CANDIDATE_ALIVE_COUNT));
   const nearTie =
-    toBool(attrs.get(ATTR_ROUTING_NEAR_TIE)) ?? (!decisive! && runnerUpId !== undefined && runnerUpGap !== undefined);
+    toBool(attrs.get(ATTR_ROUTING_NEAR_TIE)) ??
+    (!decisive! && runnerUpId !== undefined && runnerUpGap !== undefined);
 
   return {
     kind: 'ok',
@@ -209,10 +214,17 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
       candidateCount,
       omitted,
       ...(aliveCount === undefined ? {} : { aliveCount }),
-      ...(runnerUpId !== undefined && runnerUpGap !== undefined ? { runnerUp: { id: runnerUpId, gap: runnerUpGap } } : {}),
+      ...(runnerUpId !== undefined && runnerUpGap !== undefined
+        ? { runnerUp: { id: runnerUpId, gap: runnerUpGap } }
+        : {}),
       ...(incumbentId === undefined
         ? {}
-        : { incumbent: { id: incumbentId, scored: toBool(attrs.get(ATTR_ROUTING_INCUMBENT_SCORED)) ?? ids!.includes(incumbentId) } }),
+        : {
+            incumbent: {
+              id: incumbentId,
+              scored: toBool(attrs.get(ATTR_ROUTING_INCUMBENT_SCORED)) ?? ids!.includes(incumbentId),
+            },
+          }),
       policy,
       scorerTraits,
       ...(effectiveFloor === undefined ? {} : { effectiveFloor }),

@@ -92,6 +92,15 @@ export interface TurnRecord extends SpanContextFields {
   readonly decider?: { readonly provider?: string; readonly model?: string; readonly picked?: string };
 }
 
+/** A misroute mark carried by a feedback span (marked after the routing span ended), joined by trace id. */
+export interface MisrouteRecord extends SpanContextFields {
+  readonly kind: 'misroute';
+  readonly mark: MisrouteMark;
+}
+
+/** What a reader yields: one record per routing, turn or feedback span. */
+export type TraceRecord = DecisionRecord | TurnRecord | MisrouteRecord;
+
 /** A correctness signal: the turn was marked as misrouted after the fact. */
 export interface MisrouteMark {
   readonly expected?: string;
