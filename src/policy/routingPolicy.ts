@@ -131,7 +131,8 @@ export function decideTier2(
   const cap = Math.max(2, policy.menuSize);
   const offered: string[] = [];
   for (const i of alive) {
-    if (!(offered.length < cap)) break;
+    // The menu may never hold more than `cap`: a fractional cap keeps its whole part, a NaN cap keeps nothing.
+    if (!(offered.length + 1 <= cap)) break;
     if (pairwiseGap(topScore, sanitized[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
   }
   return { kind: 'menu', offered, ...numbers };
