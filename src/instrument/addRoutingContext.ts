@@ -1,0 +1,20 @@
+/**
+ * addRoutingContext — the correlation keys every routing span may carry, written the same way everywhere.
+ *
+ * Values come from user code (config, callbacks), so only strings are written: a wrong type is left out
+ * rather than coerced into a key a dashboard groups by. Pure.
+ */
+import type { Attributes } from '@opentelemetry/api';
+import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_CONVERSATION_ID } from './semconv.js';
+import type { RoutingContext } from './types.js';
+
+/** Put `gen_ai.conversation.id` / `gen_ai.agent.name` into `attrs` when they are strings. */
+export function addRoutingContext(attrs: Attributes, ids: RoutingContext): void {
+  putString(attrs, ATTR_GEN_AI_CONVERSATION_ID, ids.conversationId);
+  putString(attrs, ATTR_GEN_AI_AGENT_NAME, ids.agentName);
+}
+
+/** Only strings reach a string-typed key: a wrong type from user code is left out, not coerced. */
+export function putString(attrs: Attributes, key: string, value: unknown): void {
+  if (typeof value === 'string') attrs[key] = value;
+}

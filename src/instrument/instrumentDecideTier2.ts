@@ -1,0 +1,137 @@
+/**
+ * instrumentDecideTier2 — one OpenTelemetry span per tier-2 routing call, holding everything needed to rebuild
+ * and re-judge the decision offline. Depends on `@opentelemetry/api` alone.
+ *
+ * | routing call                      | span name (kind INTERNAL)                  | attributes                                   |
+ * | --------------------------------- | ------------------------------------------ | -------------------------------------------- |
+ * | `decideTier2` (wrapped)           | `agentfootprint.routing.tier2`             | verdict, ranked arrays, top, runner-up, incumbent, policy, scorer, floors; router, scorer name, `gen_ai.*` |
+ * | `recordTurnRoute` (tiers 1 and 3) | `agentfootprint.routing.turn` or yours     | by, from, to, offered, stay_offered, witness, decider, dropped_resume |
+ * | `markMisrouted`                   | event `agentfootprint.routing.misrouted`, or span `agentfootprint.routing.feedback` | misroute.expected, .reason, .source |
+ *
+ * PII rule: no user text by default. Witness text (the matched words of the user message) is recorded only with
+ * `recordWitness: true`, and then through `redactWitness`; the witness keyword (the rule's own word) always is.
+ * The wrapper never throws into the host and never changes its result; with no SDK, or a span that is not
+ * recording, it builds no attribute at all — the hot path allocates nothing of its own before that check.
+ */
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
+import type { DecideTier2, IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
+import { encodeRoutingAttributes } from './encodeRoutingAttributes.js';
+import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
+import { addRoutingContext, putString } from './addRoutingContext.js';
+import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
+import { ATTR_ROUTING_ROUTER, ATTR_ROUTING_SCORER_NAME, SPAN_ROUTING_TIER2 } from './semconv.js';
+import type {
+  InstrumentationConfig,
+  ResolvedInstrumentationConfig,
+  RoutingContext,
+  Tier2Call,
+} from './types.js';
+
+const TIER2_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
+
+/**
+ * Wrap a `decideTier2` so every call records one span (child of the active context). The wrapper returns the
+ * very verdict object `decide` returned, and rethrows whatever it throws, unchanged, after recording it.
+ */
+export function instrumentDecideTier2(decide: DecideTier2, config?: InstrumentationConfig): DecideTier2 {
+  const settings = safeExecute('resolving the instrumentation config', () =>
+    resolveInstrumentationConfig(config),
+  );
+  const tracer =
+    settings === undefined
+      ? undefined
+      : safeExecute('getting a tracer', () => settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME));
+  if (settings === undefined || tracer === undefined) return decide;
+
+  return function instrumentedDecideTier2(
+    scores: readonly IntentScore[],
+    incumbentId: string | undefined,
+    policy: RoutingPolicy,
+    scorer?: ScorerTraits,
+  ): Tier2Verdict {
+    const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, TIER2_SPAN_OPTIONS);
+    if (span === undefined) return decide(scores, incumbentId, policy, scorer);
+    return decideAndRecord(span, settings, decide, scores, incumbentId, policy, scorer);
+  };
+}
+
+function decideAndRecord(
+  span: Span,
+  settings: ResolvedInstrumentationConfig,
+  decide: DecideTier2,
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits | undefined,
+): Tier2Verdict {
+  const call: Tier2Call = { scores, incumbentId, policy, scorer: scorer ?? settings.scorerTraits };
+  let verdict: Tier2Verdict;
+  try {
+    verdict = decide(scores, incumbentId, policy, scorer);
+  } catch (err) {
+    recordFailure(span, settings, call, err);
+    throw err;
+  }
+  recordVerdict(span, settings, call, verdict);
+  endQuietly(span);
+  return verdict;
+}
+
+function recordVerdict(
+  span: Span,
+  settings: ResolvedInstrumentationConfig,
+  call: Tier2Call,
+  verdict: Tier2Verdict,
+): void {
+  const attrs =
+    safeExecute('encoding the tier-2 attributes', () =>
+      encodeRoutingAttributes(call, verdict, settings.maxRecordedCandidates),
+    ) ?? {};
+  addCallAttributes(attrs, settings, call);
+  safeExecute('setting the tier-2 attributes', () => span.setAttributes(attrs));
+  const hook = settings.attributesHook;
+  if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, call, verdict));
+}
+
+function recordFailure(
+  span: Span,
+  settings: ResolvedInstrumentationConfig,
+  call: Tier2Call,
+  err: unknown,
+): void {
+  const attrs: Attributes = {};
+  addCallAttributes(attrs, settings, call);
+  safeExecute('recording the routing error', () => {
+    span.setAttributes(attrs);
+    span.recordException(err instanceof Error || typeof err === 'string' ? err : String(err));
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: err instanceof Error ? err.message : 'decideTier2 threw a non-Error value',
+    });
+  });
+  endQuietly(span);
+}
+
+/** Router, scorer name and correlation ids; each user function runs on its own so one failure loses one key. */
+function addCallAttributes(
+  attrs: Attributes,
+  settings: ResolvedInstrumentationConfig,
+  call: Tier2Call,
+): void {
+  putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
+  const scorerName = settings.scorerName;
+  putString(
+    attrs,
+    ATTR_ROUTING_SCORER_NAME,
+    typeof scorerName === 'function'
+      ? safeExecute('the scorerName function', () => scorerName(call))
+      : scorerName,
+  );
+  const context = settings.context;
+  const ids: RoutingContext | undefined =
+    typeof context === 'function' ? safeExecute('the context function', () => context(call)) : context;
+  if (ids !== undefined && ids !== null) {
+    safeExecute('reading the routing context', () => addRoutingContext(attrs, ids));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * recordTurnRoute — put the turn-level route (tiers 1 and 3 included) on a span.
+ *
+ * A misroute that never reached tier 2 — a tier-1 rule that fired on the wrong words, a decider that picked
+ * badly, a dropped resume — leaves no tier-2 span, so the turn's own verdict must be on the record too. It
+ * goes on the caller's span (the turn's `invoke_agent` span, say; never a tier-2 span, whose `to` and
+ * `offered` it would overwrite) or on a new `agentfootprint.routing.turn` span. Witness text is user text:
+ * recorded only when asked, and then redacted first. Never throws; builds nothing for a span not recording.
+ */
+import { SpanKind, trace } from '@opentelemetry/api';
+import type { Attributes, Span, SpanContext, SpanOptions } from '@opentelemetry/api';
+import type { TurnRoute } from '../policy/types.js';
+import { addRoutingContext, putString } from './addRoutingContext.js';
+import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
+import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
+import {
+  ATTR_ROUTING_BY,
+  ATTR_ROUTING_DECIDER_MODEL,
+  ATTR_ROUTING_DECIDER_PICKED,
+  ATTR_ROUTING_DECIDER_PROVIDER,
+  ATTR_ROUTING_DROPPED_RESUME_ID,
+  ATTR_ROUTING_DROPPED_RESUME_REASON,
+  ATTR_ROUTING_FROM,
+  ATTR_ROUTING_OFFERED,
+  ATTR_ROUTING_RECORD_VERSION,
+  ATTR_ROUTING_ROUTER,
+  ATTR_ROUTING_STAY_OFFERED,
+  ATTR_ROUTING_TO,
+  ATTR_ROUTING_WITNESS_KEYWORD,
+  ATTR_ROUTING_WITNESS_TEXT,
+  ROUTING_RECORD_VERSION,
+  SPAN_ROUTING_TURN,
+} from './semconv.js';
+import type { TurnRouteOptions } from './types.js';
+
+const TURN_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
+
+/**
+ * Record `turnRoute` on `options.span`, or on a new turn span (child of the active context, ended here).
+ * Returns the span context it recorded on, for a later `markMisrouted`; undefined when nothing recorded.
+ */
+export function recordTurnRoute(
+  turnRoute: TurnRoute,
+  options: TurnRouteOptions = {},
+): SpanContext | undefined {
+  const given = options.span;
+  if (given !== undefined) {
+    const recording = safeExecute('checking the caller span', () => given.isRecording());
+    if (recording !== true) return undefined;
+    const attrs = safeExecute('encoding the turn route', () => encodeTurnRoute(turnRoute, options));
+    if (attrs === undefined) return undefined;
+    safeExecute('setting the turn attributes', () => given.setAttributes(attrs));
+    return safeExecute('reading the span context', () => given.spanContext());
+  }
+  const tracer = safeExecute('getting a tracer', () =>
+    (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE_NAME),
+  );
+  if (tracer === undefined) return undefined;
+  const span = startRecordingSpan(tracer, SPAN_ROUTING_TURN, TURN_SPAN_OPTIONS);
+  if (span === undefined) return undefined;
+  const attrs = safeExecute('encoding the turn route', () => encodeTurnRoute(turnRoute, options));
+  if (attrs !== undefined) safeExecute('setting the turn attributes', () => span.setAttributes(attrs));
+  const spanContext = safeExecute('reading the span context', () => span.spanContext());
+  endQuietly(span);
+  return spanContext;
+}
+
+/** The attributes of one turn route. Pure apart from the caller's redaction function. */
+export function encodeTurnRoute(turnRoute: TurnRoute, options: TurnRouteOptions = {}): Attributes {
+  const attrs: Attributes = {
+    [ATTR_ROUTING_RECORD_VERSION]: ROUTING_RECORD_VERSION,
+    [ATTR_ROUTING_BY]: turnRoute.by,
+  };
+  putString(attrs, ATTR_ROUTING_ROUTER, options.routerName);
+  putString(attrs, ATTR_ROUTING_FROM, turnRoute.from);
+  putString(attrs, ATTR_ROUTING_TO, turnRoute.to);
+  if (Array.isArray(turnRoute.offered)) attrs[ATTR_ROUTING_OFFERED] = turnRoute.offered.map(String);
+  if (typeof turnRoute.stayOffered === 'boolean') attrs[ATTR_ROUTING_STAY_OFFERED] = turnRoute.stayOffered;
+
+  const witness = turnRoute.witness;
+  if (witness !== undefined && witness !== null) {
+    putString(attrs, ATTR_ROUTING_WITNESS_KEYWORD, witness.keyword);
+    if (options.recordWitness === true && typeof witness.text === 'string') {
+      const redact = options.redactWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.redactWitness;
+      // A redaction that fails leaves the text out: an unredacted fallback would leak what it was meant to hide.
+      putString(
+        attrs,
+        ATTR_ROUTING_WITNESS_TEXT,
+        safeExecute('the redactWitness function', () => redact(witness.text)),
+      );
+    }
+  }
+  const decider = options.decider;
+  if (decider !== undefined) {
+    putString(attrs, ATTR_ROUTING_DECIDER_PROVIDER, decider.provider);
+    putString(attrs, ATTR_ROUTING_DECIDER_MODEL, decider.model);
+    putString(attrs, ATTR_ROUTING_DECIDER_PICKED, decider.picked);
+  }
+  const dropped = options.droppedResume;
+  if (dropped !== undefined) {
+    putString(attrs, ATTR_ROUTING_DROPPED_RESUME_ID, dropped.id);
+    putString(attrs, ATTR_ROUTING_DROPPED_RESUME_REASON, dropped.reason);
+  }
+  if (options.context !== undefined) addRoutingContext(attrs, options.context);
+  return attrs;
+}

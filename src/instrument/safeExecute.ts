@@ -1,0 +1,64 @@
+/**
+ * safeExecute — run instrumentation work so that nothing it does can reach the host.
+ *
+ * The host's routing must not care whether tracing works: a hook that throws, a broken tracer or span, a
+ * redaction function that fails — each is logged through the OpenTelemetry diag channel (namespace
+ * `routescope`, silent unless the application sets a diag logger) and swallowed. Never `console`.
+ * Starting and ending spans go through here too: a tracer that throws reads as "not recording".
+ */
+import { diag } from '@opentelemetry/api';
+import type { Span, SpanOptions, Tracer } from '@opentelemetry/api';
+
+/** The instrumentation scope name every routescope span carries. */
+export const INSTRUMENTATION_SCOPE_NAME = 'routescope';
+
+/** The component logger every instrumentation module writes to. */
+export const instrumentationLogger = diag.createComponentLogger({ namespace: 'routescope' });
+
+/** Run `work`; on a throw log `what` with the error and return undefined. */
+export function safeExecute<R>(what: string, work: () => R): R | undefined {
+  try {
+    return work();
+  } catch (err) {
+    logSwallowed(what, err);
+    return undefined;
+  }
+}
+
+/** Log an error the instrumentation swallowed; logging itself must not throw either. */
+export function logSwallowed(what: string, err: unknown): void {
+  try {
+    instrumentationLogger.warn(`${what} failed; routing continues unaffected`, err);
+  } catch {
+    // A broken diag logger leaves nowhere to report to.
+  }
+}
+
+/**
+ * Start a span and hand it back only if it records; a non-recording span is ended here. A tracer or span
+ * that throws counts as not recording. Shared by every instrumentation entry point.
+ */
+export function startRecordingSpan(
+  tracer: Tracer,
+  name: string,
+  options: SpanOptions,
+  parent?: Parameters<Tracer['startSpan']>[2],
+): Span | undefined {
+  try {
+    const span = tracer.startSpan(name, options, parent);
+    if (span.isRecording()) return span;
+    span.end();
+  } catch (err) {
+    logSwallowed(`starting the ${name} span`, err);
+  }
+  return undefined;
+}
+
+/** End a span; a span that throws on end is logged, never passed on. */
+export function endQuietly(span: Span): void {
+  try {
+    span.end();
+  } catch (err) {
+    logSwallowed('ending a routing span', err);
+  }
+}
