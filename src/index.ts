@@ -31,3 +31,20 @@ export type {
   TurnRouteBy,
 } from './policy/types.js';
 export * from './instrument/semconv.js';
+export { instrumentDecideTier2 } from './instrument/instrumentDecideTier2.js';
+export { recordTurnRoute } from './instrument/recordTurnRoute.js';
+export { markMisrouted } from './instrument/markMisrouted.js';
+export {
+  DEFAULT_INSTRUMENTATION_CONFIG,
+  resolveInstrumentationConfig,
+} from './instrument/resolveInstrumentationConfig.js';
+export type {
+  InstrumentationConfig,
+  ResolvedInstrumentationConfig,
+  RoutingContext,
+  Tier2Call,
+  TurnRouteOptions,
+  MisrouteMarkInput,
+  MisrouteTarget,
+  MarkMisroutedOptions,
+} from './instrument/types.js';
