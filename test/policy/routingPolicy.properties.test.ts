@@ -1,0 +1,273 @@
+/**
+ * routingPolicy.properties.test — the laws of the tier-2 policy, checked over random inputs (fast-check).
+ *
+ * The arbitraries lean on the edges on purpose: NaN/±Infinity and -0 scores, clustered scores that near-tie,
+ * duplicate ids, floors that coincide with scores, incumbents that are and are not scored, categorical scorers,
+ * and policies with NaN, zero, negative or infinite numbers (upstream does not validate them).
+ * Each law is stated independently of the implementation: an oracle here is a definition, not a copy.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../../src/policy/types.js';
+
+const RUNS = { numRuns: 400 };
+
+const idArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
+const scoreArb: fc.Arbitrary<number> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(0, 0.1, 0.3, 0.5, 0.85, 0.9, 1) },
+  { weight: 4, arbitrary: fc.double({ min: -1, max: 1, noNaN: true }) },
+  { weight: 2, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, -0) },
+);
+const scoresArb = fc.array(fc.record({ id: idArb, score: scoreArb }), { maxLength: 9 });
+const floorArb = fc.option(
+  fc.oneof(fc.constantFrom(0, 0.3, 0.5), fc.double({ min: -1, max: 1, noNaN: true }), fc.double()),
+  { nil: undefined },
+);
+const marginArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(0.15) },
+  { weight: 4, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -0.5, NaN, Infinity, 1.5) },
+);
+const menuSizeArb = fc.oneof(
+  fc.integer({ min: 0, max: 6 }),
+  fc.double({ min: 0, max: 6, noNaN: true }),
+  fc.constantFrom(-1, Infinity, NaN),
+);
+const policyArb: fc.Arbitrary<RoutingPolicy> = fc
+  .record({ nearTieMargin: marginArb, menuSize: menuSizeArb, floor: floorArb })
+  .map(({ floor, ...rest }) => (floor === undefined ? rest : { ...rest, floor }));
+const scorerArb: fc.Arbitrary<ScorerTraits | undefined> = fc.option(
+  fc.record(
+    { floor: floorArb, categorical: fc.option(fc.boolean(), { nil: undefined }) },
+    { requiredKeys: [] },
+  ),
+  { nil: undefined },
+);
+/** A call: scores, incumbent (often one of the scored ids, sometimes an unscored one), policy, scorer. */
+const callArb = fc.record({
+  scores: scoresArb,
+  incumbent: fc.option(fc.oneof(idArb, fc.constant('unscored')), { nil: undefined }),
+  policy: policyArb,
+  scorer: scorerArb,
+});
+type Call = {
+  scores: IntentScore[];
+  incumbent: string | undefined;
+  policy: RoutingPolicy;
+  scorer?: ScorerTraits;
+};
+
+const decide = (c: Call): Tier2Verdict => decideTier2(c.scores, c.incumbent, c.policy, c.scorer);
+const sane = (x: number): number => (Number.isFinite(x) ? x : -Infinity);
+const floorOf = (c: Call): number | undefined => c.policy.floor ?? c.scorer?.floor;
+const isAlive = (score: number, floor: number | undefined): boolean =>
+  Number.isFinite(score) && (floor === undefined || score > floor);
+/** The alive candidates of a ranking, best first. */
+const aliveOf = (v: Tier2Verdict, c: Call) => v.ranked.filter((r) => isAlive(r.score, floorOf(c)));
+
+describe('routingPolicy laws', () => {
+  it('relevance shares sum to 1 (within 1e-9), each in [0, 1]', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        if (v.ranked.length === 0) return;
+        let sum = 0;
+        for (const r of v.ranked) {
+          expect(r.relevance).toBeGreaterThanOrEqual(0);
+          expect(r.relevance).toBeLessThanOrEqual(1);
+          sum += r.relevance;
+        }
+        expect(Math.abs(sum - 1)).toBeLessThanOrEqual(1e-9);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a dead candidate gets relevance 0 unless every candidate is dead (then uniform 1/N)', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        const allDead = v.ranked.every((r) => !Number.isFinite(r.score));
+        for (const r of v.ranked) {
+          if (allDead) expect(r.relevance).toBe(1 / v.ranked.length);
+          else if (!Number.isFinite(r.score)) expect(r.relevance).toBe(0);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('ranked is a stable sort of every candidate: by sanitized score desc, ties in input order, raw scores kept', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        // Oracle: walk the distinct sanitized levels from best to worst; at each level, the candidates at that
+        // level in input order. A permutation of the input by construction.
+        const levels = [...new Set(c.scores.map((x) => sane(x.score)))].sort((a, b) => (a > b ? -1 : 1));
+        const expected = levels.flatMap((level) => c.scores.filter((x) => sane(x.score) === level));
+        expect(v.ranked.map(({ id, score }) => ({ id, score }))).toEqual(
+          expected.map(({ id, score }) => ({ id, score })),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('each ranked relevance is the share of the very candidate it sits beside', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.record({ id: idArb, score: scoreArb }), { selector: (x) => x.id, maxLength: 7 }),
+        policyArb,
+        (scores, policy) => {
+          const v = decideTier2(scores, undefined, policy);
+          const finite = scores.map((x) => sane(x.score));
+          const max = Math.max(...finite);
+          if (max === -Infinity) return;
+          const total = finite.reduce((t, x) => t + Math.exp(x - max), 0);
+          for (const r of v.ranked) {
+            const i = scores.findIndex((x) => x.id === r.id);
+            expect(r.relevance).toBeCloseTo(Math.exp(finite[i]! - max) / total, 12);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('unmatched ⇔ nothing alive (and then not decisive, no runner-up)', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        const alive = c.scores.filter((x) => isAlive(x.score, floorOf(c)));
+        expect(v.kind === 'unmatched').toBe(alive.length === 0);
+        if (v.kind === 'unmatched') {
+          expect(v.decisive).toBe(false);
+          expect(v.runnerUp).toBeUndefined();
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('runnerUp is the second alive candidate, with gap = tanh((a − b) / 2) of the top two alive scores', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        const alive = aliveOf(v, c);
+        if (alive.length < 2) {
+          expect(v.runnerUp).toBeUndefined();
+          return;
+        }
+        expect(v.runnerUp).toEqual({
+          id: alive[1]!.id,
+          gap: Math.tanh((alive[0]!.score - alive[1]!.score) / 2),
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('decisive ⇔ categorical or a single alive candidate or gap >= margin (when something is alive)', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        const alive = aliveOf(v, c);
+        if (alive.length === 0) return;
+        const gap = alive.length >= 2 ? Math.tanh((alive[0]!.score - alive[1]!.score) / 2) : undefined;
+        const expected = c.scorer?.categorical === true || gap === undefined || gap >= c.policy.nearTieMargin;
+        expect(v.decisive).toBe(expected);
+      }),
+      RUNS,
+    );
+  });
+
+  it('decisive → move to the top alive, or stay when the top is the incumbent', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        if (!v.decisive) return;
+        const top = aliveOf(v, c)[0]!;
+        if (top.id === c.incumbent) expect(v.kind).toBe('stay');
+        else expect(v).toMatchObject({ kind: 'move', to: top.id });
+      }),
+      RUNS,
+    );
+  });
+
+  it('near-tie → stay with an incumbent, unless the scorer put that incumbent at/below the floor → menu', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        if (v.decisive || v.kind === 'unmatched') return;
+        const floor = floorOf(c);
+        const first = c.scores.find((x) => x.id === c.incumbent);
+        const scoredOut = floor !== undefined && first !== undefined && !(sane(first.score) > floor);
+        expect(v.kind).toBe(c.incumbent !== undefined && !scoredOut ? 'stay' : 'menu');
+      }),
+      RUNS,
+    );
+  });
+
+  it('a menu holds 2..max(2, menuSize) alive candidates led by the top, all within the margin (margin > 0)', () => {
+    const okPolicy = fc
+      .record({
+        nearTieMargin: fc.double({ min: 1e-6, max: 1, noNaN: true }),
+        menuSize: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.double({ min: 0, max: 6, noNaN: true })),
+        floor: floorArb,
+      })
+      .map(({ floor, ...rest }) => (floor === undefined ? rest : { ...rest, floor }));
+    fc.assert(
+      fc.property(
+        scoresArb,
+        fc.option(idArb, { nil: undefined }),
+        okPolicy,
+        scorerArb,
+        (scores, inc, policy, sc) => {
+          const c: Call = { scores, incumbent: inc, policy, ...(sc === undefined ? {} : { scorer: sc }) };
+          const v = decide(c);
+          if (v.kind !== 'menu') return;
+          const alive = aliveOf(v, c);
+          const cap = Math.max(2, policy.menuSize);
+          expect(v.offered.length).toBeGreaterThanOrEqual(2);
+          expect(v.offered.length).toBeLessThanOrEqual(cap);
+          expect(v.offered[0]).toBe(alive[0]!.id);
+          // The tied cluster, in rank order, cut at the cap: exactly the prefix of the alive ranking that is
+          // within the margin of the top.
+          const cluster = alive.filter(
+            (r) => Math.tanh((alive[0]!.score - r.score) / 2) < policy.nearTieMargin,
+          );
+          expect(v.offered).toEqual(cluster.slice(0, Math.floor(cap)).map((r) => r.id));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('only menus carry offered; only moves carry to', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const v = decide(c);
+        expect('offered' in v).toBe(v.kind === 'menu');
+        expect('to' in v).toBe(v.kind === 'move');
+        expect('runnerUp' in v).toBe(v.runnerUp !== undefined);
+      }),
+      RUNS,
+    );
+  });
+
+  it('decideTier2 is pure: same input → deep-equal output, input not mutated', () => {
+    fc.assert(
+      fc.property(callArb, (c) => {
+        const before = structuredClone(c);
+        const first = decide(c);
+        expect(c).toEqual(before);
+        const second = decide(structuredClone(c));
+        expect(second).toEqual(first);
+        expect(decide(c)).toEqual(first);
+      }),
+      RUNS,
+    );
+  });
+});
