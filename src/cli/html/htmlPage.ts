@@ -1,0 +1,154 @@
+/**
+ * htmlPage — the frame of every HTML report: one self-contained file with its stylesheet, headline figures,
+ * sections of charts and tables, and nothing to fetch.
+ *
+ * A Content-Security-Policy meta tag forbids every script and every network load, so even a page built from
+ * hostile trace data can neither run code nor call home; the page needs neither (charts are inline SVG, see
+ * svgCharts). Table cells are text unless a builder hands over markup it made itself (`{ html }`), so escaping
+ * is the default, not a thing to remember. Pure.
+ */
+import { escapeHtml } from './escapeHtml.js';
+
+/** A table cell: text (escaped), a number (formatted by the caller), or markup a report builder made. */
+export type HtmlCell = string | number | { readonly html: string };
+
+/** One section of the page. */
+export interface HtmlSection {
+  readonly title: string;
+  /** A sentence under the title (text). */
+  readonly intro?: string;
+  /** Markup built from svgCharts / htmlTable / htmlParagraph. */
+  readonly body: string;
+  /** Lay the section out at half width beside its neighbour. */
+  readonly half?: boolean;
+}
+
+/** One headline figure. */
+export interface HtmlStat {
+  readonly label: string;
+  readonly value: string;
+  readonly tone?: 'good' | 'warn' | 'bad';
+}
+
+/** The page as a whole. */
+export interface HtmlPage {
+  readonly title: string;
+  readonly subtitle?: string;
+  readonly stats?: readonly HtmlStat[];
+  readonly sections: readonly HtmlSection[];
+  /** Plain-text lines in the footer (input counts, caveats). */
+  readonly notes?: readonly string[];
+}
+
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+const STYLE = `
+:root{--ink:#1d2330;--muted:#6b7385;--line:#e4e7ee;--bg:#f6f7fb;--card:#fff;--accent:#3b6fd8}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+header{background:#1d2330;color:#fff;padding:22px 32px 18px}
+header h1{margin:0;font-size:22px;font-weight:600;letter-spacing:.2px}
+header p{margin:4px 0 0;color:#b9c0d0}
+main{max-width:1320px;margin:0 auto;padding:20px 24px 40px;display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:18px}
+.stats{grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px}
+.stat{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 16px;min-width:150px;flex:1}
+.stat b{display:block;font-size:22px;font-weight:600}
+.stat span{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.4px}
+.stat.good b{color:#2f8a50}.stat.warn b{color:#b27800}.stat.bad b{color:#b8382f}
+section{grid-column:1/-1;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;min-width:0}
+section.half{grid-column:auto}
+@media (max-width:900px){main{grid-template-columns:1fr}section.half{grid-column:1/-1}}
+section h2{margin:0 0 4px;font-size:16px;font-weight:600}
+section p.intro{margin:0 0 12px;color:var(--muted)}
+svg.chart{display:block;max-width:100%;height:auto;font-family:inherit;overflow:visible}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:13px}
+th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.3px}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr:last-child td{border-bottom:none}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f7;border-radius:4px;padding:1px 4px}
+.pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff}
+.move{background:#3b6fd8}.stay{background:#3a9d5d}.menu{background:#e3a21a}.unmatched{background:#c8463d}
+.decision{border-top:1px solid var(--line);padding-top:12px;margin-top:12px}
+.decision:first-of-type{border-top:none;margin-top:0;padding-top:0}
+footer{max-width:1320px;margin:0 auto;padding:0 32px 32px;color:var(--muted);font-size:12px}
+footer p{margin:2px 0}
+`;
+
+/** Render the whole page. Every string in `page` is text except `sections[].body` (builder markup). */
+export function renderHtmlPage(page: HtmlPage): string {
+  const stats =
+    page.stats && page.stats.length > 0
+      ? `<div class="stats">${page.stats
+          .map(
+            (s) =>
+              `<div class="stat${s.tone ? ` ${s.tone}` : ''}"><span>${escapeHtml(s.label)}</span><b>${escapeHtml(s.value)}</b></div>`,
+          )
+          .join('')}</div>`
+      : '';
+  const sections = page.sections
+    .map(
+      (s) =>
+        `<section${s.half ? ' class="half"' : ''}><h2>${escapeHtml(s.title)}</h2>` +
+        `${s.intro ? `<p class="intro">${escapeHtml(s.intro)}</p>` : ''}${s.body}</section>`,
+    )
+    .join('\n');
+  const notes = (page.notes ?? []).map((n) => `<p>${escapeHtml(n)}</p>`).join('');
+  return (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    '<meta name="referrer" content="no-referrer">' +
+    `<title>${escapeHtml(page.title)}</title><style>${STYLE}</style></head><body>` +
+    `<header><h1>${escapeHtml(page.title)}</h1>${page.subtitle ? `<p>${escapeHtml(page.subtitle)}</p>` : ''}</header>` +
+    `<main>${stats}\n${sections}</main>` +
+    `<footer>${notes}<p>Generated by routescope. Self-contained: no scripts, no network.</p></footer>` +
+    '</body></html>\n'
+  );
+}
+
+/** A table; `numeric` marks the columns to right-align. Text cells are escaped. */
+export function htmlTable(
+  headers: readonly string[],
+  rows: readonly (readonly HtmlCell[])[],
+  numeric: readonly number[] = [],
+): string {
+  if (rows.length === 0) return '<p class="intro">None.</p>';
+  const isNum = new Set(numeric);
+  const head = headers
+    .map((h, i) => `<th${isNum.has(i) ? ' class="num"' : ''}>${escapeHtml(h)}</th>`)
+    .join('');
+  const body = rows
+    .map(
+      (row) =>
+        `<tr>${row.map((c, i) => `<td${isNum.has(i) ? ' class="num"' : ''}>${cellHtml(c)}</td>`).join('')}</tr>`,
+    )
+    .join('');
+  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** A paragraph of text. */
+export function htmlParagraph(text: string): string {
+  return `<p>${escapeHtml(text)}</p>`;
+}
+
+/** A verdict as a coloured pill. */
+export function htmlVerdict(kind: string): { html: string } {
+  const known = kind === 'move' || kind === 'stay' || kind === 'menu' || kind === 'unmatched';
+  return {
+    html: `<span class="pill${known ? ` ${kind}` : ''}"${known ? '' : ' style="background:#6b7385"'}>${escapeHtml(kind)}</span>`,
+  };
+}
+
+/** Text in a `<code>` span. */
+export function htmlCode(text: string): { html: string } {
+  return { html: `<code>${escapeHtml(text)}</code>` };
+}
+
+function cellHtml(c: HtmlCell): string {
+  if (typeof c === 'number') return escapeHtml(String(c));
+  if (typeof c === 'string') return escapeHtml(c);
+  return c.html;
+}

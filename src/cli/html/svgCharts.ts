@@ -1,0 +1,405 @@
+/**
+ * svgCharts — the report's charts, drawn as inline SVG strings: bars, lines over time, a histogram with a
+ * marker, a heatmap, and ranked bars with threshold marks.
+ *
+ * The HTML report must open with no network and run no script, so there is no chart library: each chart is a
+ * few dozen SVG elements computed here from data that is already aggregated (a handful of bars, a few hundred
+ * points at most), which is what keeps the file small for a million decisions. Every element that carries a
+ * datum has class `mark` (the browser test counts them) and a `<title>` tooltip; every label goes through
+ * escapeHtml. An empty chart says so instead of drawing empty axes. Pure.
+ */
+import { escapeHtml } from './escapeHtml.js';
+
+/** The colours the report uses for the four verdicts, and a neutral series palette. */
+export const VERDICT_COLORS = Object.freeze({
+  move: '#3b6fd8',
+  stay: '#3a9d5d',
+  menu: '#e3a21a',
+  unmatched: '#c8463d',
+});
+export const SERIES_COLORS = ['#3b6fd8', '#e3a21a', '#3a9d5d', '#c8463d', '#8a5cc7', '#2a9fb0'] as const;
+const INK = '#1d2330';
+const MUTED = '#6b7385';
+const GRID = '#e4e7ee';
+const MARK_COLOR = '#c8463d';
+
+/** One horizontal bar. */
+export interface BarDatum {
+  readonly label: string;
+  readonly value: number;
+  readonly color?: string;
+  /** Extra words for the tooltip and the right-hand label. */
+  readonly note?: string;
+}
+
+/** A vertical line across a chart at a value of its x axis. */
+export interface ChartMarker {
+  readonly value: number;
+  readonly label: string;
+  readonly color?: string;
+}
+
+interface Frame {
+  readonly title: string;
+  readonly width?: number;
+}
+
+/** Number → short text: integers as is, others to three significant digits. */
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Number.isInteger(n)) return n.toLocaleString('en-US');
+  const abs = Math.abs(n);
+  if (abs >= 1000) return Math.round(n).toLocaleString('en-US');
+  if (abs >= 1) return n.toFixed(2).replace(/\.?0+$/, '');
+  return Number(n.toPrecision(3)).toString();
+}
+
+/** A share 0..1 as a percentage with one decimal. */
+export function formatPercent(share: number): string {
+  if (!Number.isFinite(share)) return '–';
+  return `${(share * 100).toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+const r1 = (n: number): string => (Math.round(n * 10) / 10).toString();
+
+function open(kind: string, width: number, height: number, title: string): string {
+  const t = escapeHtml(title);
+  return (
+    `<svg class="chart" data-chart="${kind}" viewBox="0 0 ${width} ${height}" ` +
+    `width="${width}" height="${height}" role="img" aria-label="${t}"><title>${t}</title>`
+  );
+}
+
+function text(x: number, y: number, content: string, attrs = ''): string {
+  return `<text x="${r1(x)}" y="${r1(y)}"${attrs ? ` ${attrs}` : ''}>${escapeHtml(content)}</text>`;
+}
+
+function empty(kind: string, width: number, title: string): string {
+  return (
+    open(kind, width, 60, title) +
+    text(width / 2, 34, 'no data', `text-anchor="middle" fill="${MUTED}" class="empty"`) +
+    '</svg>'
+  );
+}
+
+/** Cut a label to `max` characters (SVG text does not wrap). */
+function clip(label: string, max: number): string {
+  const chars = [...label];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : label;
+}
+
+/** Round tick values covering 0..max (or min..max), about `count` of them. */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+  // Subnormal or huge ranges give a zero or non-finite step: fall back to the two ends.
+  if (!(step > 0) || !Number.isFinite(step) || (max - min) / step > 100) return [min, max];
+  const ticks: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) {
+    ticks.push(Number(v.toPrecision(12)));
+  }
+  return ticks.length > 0 ? ticks : [min, max];
+}
+
+/**
+ * Horizontal bars with a label on the left and the value on the right; optional vertical marks (a margin,
+ * a floor) and a shaded band (a near-tie zone) on the value axis. The shared body of the bar charts.
+ */
+export function drawHorizontalBars(
+  kind: string,
+  data: readonly BarDatum[],
+  options: Frame & {
+    readonly domain?: readonly [number, number];
+    readonly marks?: readonly ChartMarker[];
+    readonly band?: { readonly from: number; readonly to: number; readonly label: string };
+    readonly valueFormat?: (v: number) => string;
+  },
+): string {
+  const width = options.width ?? 640;
+  if (data.length === 0) return empty(kind, width, options.title);
+  const fmt = options.valueFormat ?? formatNumber;
+  const labelW = 170;
+  const valueW = 110;
+  const top = options.marks?.length || options.band ? 26 : 8;
+  const rowH = 26;
+  const height = top + data.length * rowH + 8;
+  const plotW = width - labelW - valueW;
+  const finite = data.map((d) => d.value).filter(Number.isFinite);
+  const extra = [...(options.marks ?? []).map((m) => m.value), options.band?.from, options.band?.to].filter(
+    (v): v is number => v !== undefined && Number.isFinite(v),
+  );
+  const lo = options.domain?.[0] ?? Math.min(0, ...finite, ...extra);
+  const hiRaw = options.domain?.[1] ?? Math.max(...finite, ...extra, lo + 1e-9);
+  const hi = hiRaw > lo ? hiRaw : lo + 1;
+  const x = (v: number): number => labelW + ((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo)) * plotW;
+
+  let out = open(kind, width, height, options.title);
+  if (options.band && Number.isFinite(options.band.from) && Number.isFinite(options.band.to)) {
+    const a = x(Math.min(options.band.from, options.band.to));
+    const b = x(Math.max(options.band.from, options.band.to));
+    out += `<rect class="band" x="${r1(a)}" y="${top - 4}" width="${r1(Math.max(b - a, 1))}" height="${r1(height - top)}" fill="#fbe7b5" opacity="0.7"><title>${escapeHtml(options.band.label)}</title></rect>`;
+    out += text(a + 2, 12, options.band.label, `fill="#9a6b00" font-size="11"`);
+  }
+  data.forEach((d, i) => {
+    const y = top + i * rowH;
+    const finiteValue = Number.isFinite(d.value);
+    const x0 = x(Math.max(lo, 0));
+    const x1 = finiteValue ? x(d.value) : x0;
+    const left = Math.min(x0, x1);
+    const w = Math.max(Math.abs(x1 - x0), finiteValue && d.value !== 0 ? 1.5 : 0);
+    const tip = `${d.label}: ${fmt(d.value)}${d.note ? ` — ${d.note}` : ''}`;
+    out += text(labelW - 8, y + 17, clip(d.label, 26), `text-anchor="end" fill="${INK}" font-size="12"`);
+    out += `<rect class="mark" x="${r1(left)}" y="${y + 4}" width="${r1(w)}" height="${rowH - 8}" rx="2" fill="${d.color ?? SERIES_COLORS[0]}"><title>${escapeHtml(tip)}</title></rect>`;
+    out += text(
+      width - valueW + 8,
+      y + 17,
+      `${fmt(d.value)}${d.note ? ` ${d.note}` : ''}`,
+      `fill="${MUTED}" font-size="12"`,
+    );
+  });
+  (options.marks ?? []).forEach((m, i) => {
+    if (!Number.isFinite(m.value)) return;
+    const mx = x(m.value);
+    const color = m.color ?? MARK_COLOR;
+    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${height - 4}" stroke="${color}" stroke-width="1.5" stroke-dasharray="4 3"><title>${escapeHtml(`${m.label}: ${fmt(m.value)}`)}</title></line>`;
+    const anchor = mx > labelW + plotW * 0.7 ? 'end' : 'start';
+    out += text(
+      mx + (anchor === 'end' ? -3 : 3),
+      12 + (i % 2) * 0,
+      `${m.label} ${fmt(m.value)}`,
+      `fill="${color}" font-size="11" text-anchor="${anchor}"`,
+    );
+  });
+  return out + '</svg>';
+}
+
+/** A plain bar chart (verdict mix, counts per group). */
+export function drawBarChart(
+  data: readonly BarDatum[],
+  options: Frame & { readonly valueFormat?: (v: number) => string },
+): string {
+  return drawHorizontalBars('bar', data, options);
+}
+
+/** Ranked bars (one decision's candidates) with the floor and the near-tie zone marked. */
+export function drawRankedBars(
+  data: readonly BarDatum[],
+  options: Frame & {
+    readonly marks?: readonly ChartMarker[];
+    readonly band?: { readonly from: number; readonly to: number; readonly label: string };
+    readonly domain?: readonly [number, number];
+    readonly valueFormat?: (v: number) => string;
+  },
+): string {
+  return drawHorizontalBars('ranked', data, options);
+}
+
+/** One line of a line chart. */
+export interface LineSeries {
+  readonly name: string;
+  readonly color?: string;
+  readonly points: readonly { readonly x: number; readonly y: number }[];
+}
+
+/** Lines over an x axis (time, or a swept margin); y defaults to 0..1 when every value fits. */
+export function drawLineChart(
+  series: readonly LineSeries[],
+  options: Frame & {
+    readonly height?: number;
+    readonly xFormat?: (x: number) => string;
+    readonly yFormat?: (y: number) => string;
+    readonly yDomain?: readonly [number, number];
+    readonly marker?: ChartMarker;
+  },
+): string {
+  const width = options.width ?? 640;
+  const pts = series.flatMap((s) => s.points).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+  if (pts.length === 0) return empty('line', width, options.title);
+  const height = options.height ?? 260;
+  const xFmt = options.xFormat ?? formatNumber;
+  const yFmt = options.yFormat ?? formatNumber;
+  const left = 56;
+  const right = 16;
+  const top = 30;
+  const bottom = 34;
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  let x0 = Math.min(...xs);
+  let x1 = Math.max(...xs);
+  if (options.marker && Number.isFinite(options.marker.value)) {
+    x0 = Math.min(x0, options.marker.value);
+    x1 = Math.max(x1, options.marker.value);
+  }
+  if (x1 === x0) {
+    x0 -= 1;
+    x1 += 1;
+  }
+  const [y0, y1] = options.yDomain ?? [Math.min(0, ...ys), Math.max(...ys) > 0 ? Math.max(...ys) : 1];
+  const px = (x: number): number => left + ((x - x0) / (x1 - x0)) * (width - left - right);
+  const py = (y: number): number => top + (1 - (y - y0) / (y1 - y0 || 1)) * (height - top - bottom);
+
+  let out = open('line', width, height, options.title);
+  for (const t of niceTicks(y0, y1, 4)) {
+    out += `<line x1="${left}" x2="${width - right}" y1="${r1(py(t))}" y2="${r1(py(t))}" stroke="${GRID}"/>`;
+    out += text(left - 6, py(t) + 4, yFmt(t), `text-anchor="end" fill="${MUTED}" font-size="11"`);
+  }
+  const xTicks = niceTicks(x0, x1, 5);
+  for (const t of xTicks) {
+    out += text(px(t), height - bottom + 16, xFmt(t), `text-anchor="middle" fill="${MUTED}" font-size="11"`);
+  }
+  out += `<line x1="${left}" x2="${width - right}" y1="${height - bottom}" y2="${height - bottom}" stroke="${MUTED}"/>`;
+  if (options.marker && Number.isFinite(options.marker.value)) {
+    const mx = px(options.marker.value);
+    const color = options.marker.color ?? MARK_COLOR;
+    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 4}" y2="${height - bottom}" stroke="${color}" stroke-width="1.5" stroke-dasharray="4 3"><title>${escapeHtml(`${options.marker.label}: ${xFmt(options.marker.value)}`)}</title></line>`;
+    const anchor = mx > width * 0.7 ? 'end' : 'start';
+    out += text(
+      mx + (anchor === 'end' ? -4 : 4),
+      top + 8,
+      `${options.marker.label} ${xFmt(options.marker.value)}`,
+      `fill="${color}" font-size="11" text-anchor="${anchor}"`,
+    );
+  }
+  let legendX = left;
+  series.forEach((s, i) => {
+    const color = s.color ?? SERIES_COLORS[i % SERIES_COLORS.length]!;
+    const valid = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+    if (valid.length > 0) {
+      const d = valid.map((p, k) => `${k === 0 ? 'M' : 'L'}${r1(px(p.x))} ${r1(py(p.y))}`).join(' ');
+      out += `<path class="mark" d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round"><title>${escapeHtml(s.name)}</title></path>`;
+      if (valid.length <= 60) {
+        for (const p of valid) {
+          out += `<circle cx="${r1(px(p.x))}" cy="${r1(py(p.y))}" r="2.5" fill="${color}"><title>${escapeHtml(`${s.name} at ${xFmt(p.x)}: ${yFmt(p.y)}`)}</title></circle>`;
+        }
+      }
+    }
+    out += `<rect x="${legendX}" y="8" width="12" height="4" fill="${color}"/>`;
+    out += text(legendX + 16, 14, s.name, `fill="${INK}" font-size="11"`);
+    legendX += 24 + Math.min([...s.name].length, 28) * 6.5;
+  });
+  return out + '</svg>';
+}
+
+/** One histogram bin: [from, to) and its count. */
+export interface HistogramBin {
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  readonly color?: string;
+}
+
+/** Vertical bars over contiguous bins, with an optional vertical marker (the margin on the gap axis). */
+export function drawHistogram(
+  bins: readonly HistogramBin[],
+  options: Frame & {
+    readonly height?: number;
+    readonly marker?: ChartMarker;
+    readonly xFormat?: (x: number) => string;
+  },
+): string {
+  const width = options.width ?? 640;
+  if (bins.length === 0 || bins.every((b) => b.count === 0)) return empty('histogram', width, options.title);
+  const height = options.height ?? 240;
+  const xFmt = options.xFormat ?? formatNumber;
+  const left = 56;
+  const right = 16;
+  const top = 26;
+  const bottom = 34;
+  const x0 = bins[0]!.from;
+  const x1 = bins[bins.length - 1]!.to;
+  const maxCount = Math.max(...bins.map((b) => b.count));
+  const px = (x: number): number => left + ((x - x0) / (x1 - x0 || 1)) * (width - left - right);
+  const py = (c: number): number => top + (1 - c / maxCount) * (height - top - bottom);
+
+  let out = open('histogram', width, height, options.title);
+  for (const t of niceTicks(0, maxCount, 4)) {
+    out += `<line x1="${left}" x2="${width - right}" y1="${r1(py(t))}" y2="${r1(py(t))}" stroke="${GRID}"/>`;
+    out += text(left - 6, py(t) + 4, formatNumber(t), `text-anchor="end" fill="${MUTED}" font-size="11"`);
+  }
+  for (const b of bins) {
+    if (b.count === 0) continue;
+    const a = px(b.from);
+    const w = Math.max(px(b.to) - a - 1, 1);
+    out += `<rect class="mark" x="${r1(a + 0.5)}" y="${r1(py(b.count))}" width="${r1(w)}" height="${r1(py(0) - py(b.count))}" fill="${b.color ?? SERIES_COLORS[0]}"><title>${escapeHtml(`${xFmt(b.from)}–${xFmt(b.to)}: ${formatNumber(b.count)}`)}</title></rect>`;
+  }
+  for (const t of niceTicks(x0, x1, 5)) {
+    out += text(px(t), height - bottom + 16, xFmt(t), `text-anchor="middle" fill="${MUTED}" font-size="11"`);
+  }
+  out += `<line x1="${left}" x2="${width - right}" y1="${r1(py(0))}" y2="${r1(py(0))}" stroke="${MUTED}"/>`;
+  const m = options.marker;
+  if (m && Number.isFinite(m.value)) {
+    const mx = px(Math.min(Math.max(m.value, x0), x1));
+    const color = m.color ?? MARK_COLOR;
+    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${r1(py(0))}" stroke="${color}" stroke-width="2" stroke-dasharray="5 3"><title>${escapeHtml(`${m.label}: ${xFmt(m.value)}`)}</title></line>`;
+    const anchor = mx > width * 0.7 ? 'end' : 'start';
+    out += text(
+      mx + (anchor === 'end' ? -4 : 4),
+      top + 4,
+      `${m.label} ${xFmt(m.value)}`,
+      `fill="${color}" font-size="11" text-anchor="${anchor}"`,
+    );
+  }
+  return out + '</svg>';
+}
+
+/** A matrix of counts: rows × columns, darker = more; the value is written in each cell. */
+export function drawHeatmap(
+  rows: readonly string[],
+  cols: readonly string[],
+  cells: readonly (readonly number[])[],
+  options: Frame & { readonly rowTitle?: string; readonly colTitle?: string; readonly hue?: number },
+): string {
+  const total = cells.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
+  const width0 = options.width ?? 640;
+  if (rows.length === 0 || cols.length === 0 || total === 0) return empty('heatmap', width0, options.title);
+  const labelW = 150;
+  const headH = 96;
+  const cell = Math.max(22, Math.min(48, Math.floor((width0 - labelW - 16) / cols.length)));
+  const width = Math.max(width0, labelW + cols.length * cell + 16);
+  const height = headH + rows.length * cell + (options.rowTitle ? 20 : 8);
+  const max = Math.max(...cells.flat());
+  const hue = options.hue ?? 30;
+
+  let out = open('heatmap', width, height, options.title);
+  if (options.colTitle) out += text(labelW, 12, options.colTitle, `fill="${MUTED}" font-size="11"`);
+  cols.forEach((c, j) => {
+    const cx = labelW + j * cell + cell / 2;
+    out += `<text x="${r1(cx)}" y="${headH - 6}" transform="rotate(-45 ${r1(cx)} ${headH - 6})" fill="${INK}" font-size="11">${escapeHtml(clip(c, 16))}</text>`;
+  });
+  rows.forEach((rLabel, i) => {
+    const y = headH + i * cell;
+    out += text(
+      labelW - 6,
+      y + cell / 2 + 4,
+      clip(rLabel, 22),
+      `text-anchor="end" fill="${INK}" font-size="11"`,
+    );
+    cols.forEach((cLabel, j) => {
+      const v = cells[i]?.[j] ?? 0;
+      const x = labelW + j * cell;
+      const shade = v === 0 ? 0 : 0.15 + 0.85 * (v / max);
+      const fill = v === 0 ? '#f5f6f9' : `hsl(${hue} 85% ${r1(92 - shade * 50)}%)`;
+      const cls = v === 0 ? 'cell' : 'mark cell';
+      out += `<rect class="${cls}" x="${x + 1}" y="${y + 1}" width="${cell - 2}" height="${cell - 2}" fill="${fill}"><title>${escapeHtml(`${rLabel} × ${cLabel}: ${formatNumber(v)}`)}</title></rect>`;
+      if (v > 0 && cell >= 26) {
+        const dark = shade > 0.55;
+        out += text(
+          x + cell / 2,
+          y + cell / 2 + 4,
+          compactCount(v),
+          `text-anchor="middle" font-size="10" fill="${dark ? '#fff' : INK}"`,
+        );
+      }
+    });
+  });
+  if (options.rowTitle) out += text(8, height - 6, options.rowTitle, `fill="${MUTED}" font-size="11"`);
+  return out + '</svg>';
+}
+
+function compactCount(v: number): string {
+  if (v >= 1e6) return `${formatNumber(Number((v / 1e6).toPrecision(2)))}M`;
+  if (v >= 1e4) return `${Math.round(v / 1e3)}k`;
+  return String(Math.round(v));
+}
