@@ -57,7 +57,10 @@ export function encodeNumber(value: number): number | string {
   return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
 }
 
-/** The attributes of one tier-2 decision; `maxCandidates` bounds the ranked arrays (the rest are counted). */
+/**
+ * The attributes of one tier-2 decision; `maxCandidates` bounds the ranked arrays (the rest are counted;
+ * a fractional bound keeps its whole part, a negative one records none, NaN records all).
+ */
 export function encodeRoutingAttributes(
   input: Tier2CallInput,
   verdict: Tier2Verdict,
@@ -67,7 +70,9 @@ export function encodeRoutingAttributes(
   const scorer = input.scorer ?? {};
   const ranked = verdict.ranked;
   const total = ranked.length;
-  const kept = Math.min(total, Math.max(0, Math.floor(maxCandidates)));
+  // A NaN limit (a bad config value) must not cost the record or throw: keep every candidate.
+  const limit = Number.isNaN(maxCandidates) ? total : Math.max(0, Math.floor(maxCandidates));
+  const kept = Math.min(total, limit);
   const floor = policy.floor ?? scorer.floor;
 
   const ids = new Array<string>(kept);
