@@ -124,7 +124,7 @@ export function encodeRoutingAttributes(
     const top = ranked[0]!;
     attrs[ATTR_ROUTING_TOP_ID] = top.id;
     attrs[ATTR_ROUTING_TOP_SCORE] = encodeNumber(top.score);
-    attrs[ATTR_ROUTING_TOP_RELEVANCE] = top.relevance;
+    attrs[ATTR_ROUTING_TOP_RELEVANCE] = encodeNumber(top.relevance);
   }
   if (verdict.runnerUp !== undefined) {
     attrs[ATTR_ROUTING_RUNNER_UP_ID] = verdict.runnerUp.id;
