@@ -43,6 +43,7 @@ export function recordTurnRoute(
   turnRoute: TurnRoute,
   options: TurnRouteOptions = {},
 ): SpanContext | undefined {
+  if (turnRoute === null || typeof turnRoute !== 'object') return undefined;
   const given = options.span;
   if (given !== undefined) {
     const recording = safeExecute('checking the caller span', () => given.isRecording());

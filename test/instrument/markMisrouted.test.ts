@@ -1,0 +1,88 @@
+import type { TracerProvider } from '@opentelemetry/api';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { markMisrouted } from '../../src/instrument/markMisrouted.js';
+import {
+  ATTR_ROUTING_MISROUTE_EXPECTED,
+  ATTR_ROUTING_MISROUTE_REASON,
+  ATTR_ROUTING_MISROUTE_SOURCE,
+  EVENT_ROUTING_MISROUTED,
+  SPAN_ROUTING_FEEDBACK,
+} from '../../src/instrument/semconv.js';
+import { createMemorySdk } from '../helpers/otelSdk.js';
+
+const sdk = createMemorySdk();
+afterEach(() => sdk.reset());
+afterAll(() => sdk.shutdown());
+
+const mark = { expected: 'refunds', reason: 'asked for a refund, got billing', source: 'user-feedback' };
+const markAttributes = {
+  [ATTR_ROUTING_MISROUTE_EXPECTED]: 'refunds',
+  [ATTR_ROUTING_MISROUTE_REASON]: 'asked for a refund, got billing',
+  [ATTR_ROUTING_MISROUTE_SOURCE]: 'user-feedback',
+};
+
+describe('markMisrouted', () => {
+  it('a live span gets the misrouted event', () => {
+    const span = sdk.provider.getTracer('host').startSpan('routing');
+    markMisrouted(span, mark, { tracerProvider: sdk.provider });
+    span.end();
+    const [recorded] = sdk.spans();
+    expect(recorded!.events.map((e) => [e.name, e.attributes])).toEqual([
+      [EVENT_ROUTING_MISROUTED, markAttributes],
+    ]);
+  });
+
+  it('an ended span gets a feedback span as its child, carrying the event', () => {
+    const span = sdk.provider.getTracer('host').startSpan('routing');
+    span.end();
+    markMisrouted(span, mark, { tracerProvider: sdk.provider });
+    const [routing, feedback] = sdk.spans();
+    expect(routing!.events).toEqual([]);
+    expect(feedback!.name).toBe(SPAN_ROUTING_FEEDBACK);
+    expect(feedback!.spanContext().traceId).toBe(span.spanContext().traceId);
+    expect(feedback!.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(feedback!.events.map((e) => [e.name, e.attributes])).toEqual([
+      [EVENT_ROUTING_MISROUTED, markAttributes],
+    ]);
+  });
+
+  it('trace and span ids: a feedback span in that trace, child of that span (ids case-insensitive)', () => {
+    const traceId = '0AF7651916CD43DD8448EB211C80319C';
+    const spanId = 'B7AD6B7169203331';
+    markMisrouted({ traceId, spanId }, { source: 'eval' }, { tracerProvider: sdk.provider });
+    const [feedback] = sdk.spans();
+    expect(feedback!.name).toBe(SPAN_ROUTING_FEEDBACK);
+    expect(feedback!.spanContext().traceId).toBe(traceId.toLowerCase());
+    expect(feedback!.parentSpanContext?.spanId).toBe(spanId.toLowerCase());
+    expect(feedback!.events[0]!.attributes).toEqual({ [ATTR_ROUTING_MISROUTE_SOURCE]: 'eval' });
+  });
+
+  it('a trace id alone: the feedback span still lands in that trace', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    markMisrouted({ traceId }, mark, { tracerProvider: sdk.provider });
+    markMisrouted({ traceId }, mark, { tracerProvider: sdk.provider });
+    const spans = sdk.spans();
+    expect(spans.map((sp) => sp.spanContext().traceId)).toEqual([traceId, traceId]);
+    expect(spans.every((sp) => /^[0-9a-f]{16}$/.test(sp.parentSpanContext?.spanId ?? ''))).toBe(true);
+  });
+
+  it('bad ids and broken providers: nothing recorded, nothing thrown', () => {
+    const broken: TracerProvider = {
+      getTracer: () => {
+        throw new Error('provider');
+      },
+    };
+    expect(() =>
+      markMisrouted({ traceId: 'not-a-trace' }, mark, { tracerProvider: sdk.provider }),
+    ).not.toThrow();
+    expect(() =>
+      markMisrouted({ traceId: '0'.repeat(32) }, mark, { tracerProvider: sdk.provider }),
+    ).not.toThrow();
+    expect(() => markMisrouted(null as never, mark, { tracerProvider: sdk.provider })).not.toThrow();
+    expect(() =>
+      markMisrouted({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }, mark, { tracerProvider: broken }),
+    ).not.toThrow();
+    expect(() => markMisrouted({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }, mark)).not.toThrow();
+    expect(sdk.spans()).toHaveLength(0);
+  });
+});
