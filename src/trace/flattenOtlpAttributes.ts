@@ -6,23 +6,34 @@
  * prototype to pollute: a `__proto__` key is just a key. Unknown value kinds are kept as null, never guessed.
  * Pure.
  */
-import type { AttributeValue } from './decodeRoutingAttributes.js';
+import { toNumber, type AttributeValue } from './decodeRoutingAttributes.js';
 
-/** Unwrap one OTLP/JSON AnyValue; undefined when it is not an object. */
+/** Unwrap one OTLP/JSON AnyValue; undefined when it is not an object. A value of the wrong type is null. */
 export function unwrapOtlpValue(value: unknown): AttributeValue | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const v = value as Record<string, unknown>;
-  if ('stringValue' in v) return typeof v.stringValue === 'string' ? v.stringValue : String(v.stringValue);
-  if ('boolValue' in v) return v.boolValue === true || v.boolValue === 'true';
+  // A null or mistyped field is garbage: null makes the decoder report the key, a guess ("null", 0, false)
+  // would pass for real data.
+  if ('stringValue' in v) {
+    const s = v.stringValue;
+    return typeof s === 'string' ? s : typeof s === 'number' || typeof s === 'boolean' ? String(s) : null;
+  }
+  if ('boolValue' in v) {
+    const b = v.boolValue;
+    return typeof b === 'boolean' ? b : b === 'true' ? true : b === 'false' ? false : null;
+  }
   if ('intValue' in v) {
-    const n = typeof v.intValue === 'number' ? v.intValue : Number(v.intValue);
+    const i = v.intValue;
+    if (typeof i === 'number') return i;
+    if (typeof i !== 'string' || i.trim() === '') return null;
+    const n = Number(i);
     return Number.isNaN(n) ? null : n;
   }
   if ('doubleValue' in v) {
     const d = v.doubleValue;
     if (typeof d === 'number') return d;
-    if (d === null) return null;
-    if (typeof d === 'string') return d;
+    // The Go collector spells non-finite doubles ("NaN", "Infinity"); the decoder reads those strings.
+    if (typeof d === 'string') return toNumber(d) === undefined ? null : d;
     return null;
   }
   if ('arrayValue' in v) {
