@@ -168,6 +168,33 @@ describe('config', () => {
     assertRoutingSpan(bounded.span, call, bounded.verdict, { maxRecordedCandidates: 5 });
   });
 
+  it('a span uses at most 32 attributes, whatever the candidate count (docs/semconv.md)', () => {
+    const scores = Array.from({ length: 64 }, (_, i) =>
+      s(`skill${i}`, i === 3 ? NaN : i === 63 ? -2 : 1 - i / 1000),
+    );
+    const call: Tier2Call = {
+      scores,
+      incumbentId: 'skill63',
+      policy: policy(0.15, 3, -1),
+      scorer: { floor: 0, categorical: false },
+    };
+    const { verdict, span } = routeOnce(call, {
+      maxRecordedCandidates: 64,
+      routerName: 'r',
+      scorerName: 'keyword',
+      context: { conversationId: 'c', agentName: 'a' },
+    });
+    expect(verdict.kind).toBe('menu');
+    expect(Object.keys(span.attributes)).toHaveLength(32);
+    assertRoutingSpan(span, call, verdict, {
+      maxRecordedCandidates: 64,
+      router: 'r',
+      scorerName: 'keyword',
+      conversationId: 'c',
+      agentName: 'a',
+    });
+  });
+
   it('context and scorerName may be functions of the call', () => {
     const call: Tier2Call = {
       scores: [s('a', 1), s('b', 0)],
