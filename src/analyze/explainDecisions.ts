@@ -1,0 +1,201 @@
+/**
+ * explainDecisions — the post-mortem of one trace or conversation: every routing decision, why, and what
+ * would have changed it.
+ *
+ * Given a trace id or a `gen_ai.conversation.id`, this keeps only the records that belong to it (decisions,
+ * turn routes, misroute marks), in time order, and for each decision states the verdict in one plain sentence
+ * from the recorded numbers, replays it (so a verdict the policy does not reproduce is flagged) and finds the
+ * counterfactuals. Feedback and turn spans without a conversation id are joined through their trace id, so a
+ * bounded number of them is held until the end. It is the one analysis that keeps records, and only those
+ * of the target. Pure. No I/O.
+ */
+import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../trace/types.js';
+import { detectAnomalies, type Anomaly } from './detectAnomalies.js';
+import { findCounterfactuals, type CounterfactualSet } from './findCounterfactuals.js';
+import type { ReplayOutcome } from './replayDecision.js';
+
+/** Options of `explain`. */
+export interface ExplainConfig {
+  /** Records of the target kept; further ones are counted in `truncated`. @default 10000 */
+  readonly maxRecords: number;
+  /** Records without a conversation id held for the trace-id join. @default 10000 */
+  readonly maxPending: number;
+}
+
+/** The defaults `explainDecisions` uses. */
+export const DEFAULT_EXPLAIN_CONFIG: ExplainConfig = Object.freeze({
+  maxRecords: 10_000,
+  maxPending: 10_000,
+});
+
+/** One explained decision. */
+export interface ExplainedDecision {
+  readonly kind: 'decision';
+  readonly record: DecisionRecord;
+  /** The verdict and its reason, in one sentence, from the recorded numbers. */
+  readonly why: string;
+  readonly replay: ReplayOutcome;
+  readonly anomalies: readonly Anomaly[];
+  readonly counterfactuals: CounterfactualSet;
+}
+
+/** One entry of the timeline. */
+export type ExplainEntry =
+  | ExplainedDecision
+  | { readonly kind: 'turn'; readonly record: TurnRecord }
+  | { readonly kind: 'misroute'; readonly record: MisrouteRecord };
+
+/** The explain report. */
+export interface ExplainReport {
+  readonly kind: 'explain';
+  readonly target: string;
+  /** What the target matched: trace ids, conversation ids, both, or nothing. */
+  readonly matchedBy: readonly ('trace' | 'conversation')[];
+  readonly traceIds: readonly string[];
+  readonly conversationIds: readonly string[];
+  readonly decisions: number;
+  /** Time order (span start), then input order. */
+  readonly entries: readonly ExplainEntry[];
+  /** Matching records beyond `maxRecords`, not kept. */
+  readonly truncated: number;
+  /** Records without a conversation id that could not be held for the trace-id join. */
+  readonly pendingDropped: number;
+}
+
+/** A streaming explain: feed records, then `finish()` once. */
+export interface ExplainAnalysis {
+  add(record: TraceRecord): void;
+  finish(): ExplainReport;
+}
+
+const TRACE_ID = /^[0-9a-f]{32}$/i;
+
+/** Start explaining `target` (a trace id, any case, or a conversation id). */
+export function createExplainAnalysis(target: string, config: Partial<ExplainConfig> = {}): ExplainAnalysis {
+  const cfg = { ...DEFAULT_EXPLAIN_CONFIG, ...config };
+  const traceTarget = TRACE_ID.test(target) ? target.toLowerCase() : undefined;
+  const kept: { seq: number; record: TraceRecord }[] = [];
+  const pending: { seq: number; record: TraceRecord }[] = [];
+  const matchedBy = new Set<'trace' | 'conversation'>();
+  let seq = 0;
+  let truncated = 0;
+  let pendingDropped = 0;
+
+  const keep = (item: { seq: number; record: TraceRecord }): void => {
+    if (kept.length < cfg.maxRecords) kept.push(item);
+    else truncated++;
+  };
+
+  return {
+    add(record: TraceRecord): void {
+      const item = { seq: seq++, record };
+      const byTrace = traceTarget !== undefined && record.traceId.toLowerCase() === traceTarget;
+      const byConversation = record.conversationId !== undefined && record.conversationId === target;
+      if (byTrace) matchedBy.add('trace');
+      if (byConversation) matchedBy.add('conversation');
+      if (byTrace || byConversation) keep(item);
+      else if (record.conversationId === undefined) {
+        if (pending.length < cfg.maxPending) pending.push(item);
+        else pendingDropped++;
+      }
+    },
+    finish(): ExplainReport {
+      const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));
+      for (const p of pending) if (traces.has(p.record.traceId.toLowerCase())) keep(p);
+      kept.sort((a, b) => a.record.timeUnixMs - b.record.timeUnixMs || a.seq - b.seq);
+      const conversations = new Set<string>();
+      for (const k of kept)
+        if (k.record.conversationId !== undefined) conversations.add(k.record.conversationId);
+      const entries = kept.map((k) => toEntry(k.record));
+      return {
+        kind: 'explain',
+        target,
+        matchedBy: (['trace', 'conversation'] as const).filter((m) => matchedBy.has(m)),
+        traceIds: [...new Set(kept.map((k) => k.record.traceId))],
+        conversationIds: [...conversations],
+        decisions: entries.filter((e) => e.kind === 'decision').length,
+        entries,
+        truncated,
+        pendingDropped: matchedBy.size === 0 ? 0 : pendingDropped,
+      };
+    },
+  };
+}
+
+/** Explain `target` over a finite list of records (tests, small inputs). */
+export function explainDecisions(
+  records: Iterable<TraceRecord>,
+  target: string,
+  config: Partial<ExplainConfig> = {},
+): ExplainReport {
+  const analysis = createExplainAnalysis(target, config);
+  for (const r of records) analysis.add(r);
+  return analysis.finish();
+}
+
+function toEntry(record: TraceRecord): ExplainEntry {
+  if (record.kind === 'turn') return { kind: 'turn', record };
+  if (record.kind === 'misroute') return { kind: 'misroute', record };
+  const check = detectAnomalies(record);
+  return {
+    kind: 'decision',
+    record,
+    why: describeVerdict(record),
+    replay: check.replay,
+    anomalies: check.anomalies,
+    counterfactuals: findCounterfactuals(record),
+  };
+}
+
+/** A number as a person reads it: four significant digits, non-finite spelled out. */
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
+  if (n === 0) return '0';
+  const abs = Math.abs(n);
+  if (abs >= 1e-4 && abs < 1e6) return String(Number(n.toPrecision(4)));
+  return n.toPrecision(4);
+}
+
+/** The recorded verdict and its reason in one plain sentence. */
+export function describeVerdict(d: DecisionRecord): string {
+  const top = d.ranked[0];
+  const floor = d.effectiveFloor;
+  const floorText = floor === undefined ? '' : ` above the floor ${formatNumber(floor)}`;
+  const incumbent = d.incumbent?.id;
+  const margin = formatNumber(d.policy.nearTieMargin);
+
+  if (d.verdict === 'unmatched') {
+    if (top === undefined) return 'No candidate was scored, so nothing matched: unmatched.';
+    if (!Number.isFinite(top.score))
+      return 'Every score was non-finite, so no candidate could win: unmatched.';
+    return `No candidate scored${floorText} (the best, ${top.id}, scored ${formatNumber(top.score)}), so nothing matched: unmatched.`;
+  }
+  const winner = d.verdict === 'move' ? d.to! : (top?.id ?? String(incumbent));
+  const outcome =
+    d.verdict === 'move'
+      ? `tier 2 moved to ${d.to!}`
+      : d.verdict === 'stay'
+        ? `the turn stayed on ${String(incumbent ?? winner)}`
+        : `a menu of [${(d.offered ?? []).join(', ')}] was offered`;
+  if (d.decisive) {
+    if (d.scorerTraits.categorical === true) {
+      return `The categorical scorer picked ${winner}, which is decisive by construction, so ${outcome}.`;
+    }
+    if (d.runnerUp === undefined) return `Only ${winner} was alive${floorText}, so ${outcome}.`;
+    return `${winner} beat ${d.runnerUp.id} by a gap of ${formatNumber(d.runnerUp.gap)} >= the margin ${margin}, so ${outcome}.`;
+  }
+  const tied =
+    d.runnerUp === undefined
+      ? `The decision was not decisive`
+      : `${top?.id ?? '?'} and ${d.runnerUp.id} were within a gap of ${formatNumber(d.runnerUp.gap)} < the margin ${margin}`;
+  if (d.verdict === 'stay') {
+    return `${tied}, and with the incumbent ${String(incumbent)} in place ambiguity keeps it: ${outcome}.`;
+  }
+  if (d.verdict === 'menu') {
+    if (incumbent !== undefined) {
+      return `${tied}, and the incumbent ${incumbent} scored at or below the floor${floor === undefined ? '' : ` ${formatNumber(floor)}`}, so ${outcome} among the new candidates.`;
+    }
+    return `${tied} at cold start (no incumbent), so ${outcome}.`;
+  }
+  return `${tied}, yet ${outcome}.`;
+}

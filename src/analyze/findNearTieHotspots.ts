@@ -1,0 +1,233 @@
+/**
+ * findNearTieHotspots — which pairs of skills keep tying, and where.
+ *
+ * A near-tie is always between the top candidate and the runner-up, so the unordered pair {top, runner-up}
+ * names the overlap in the skill graph that caused it. Pairs are grouped per router and scorer by default
+ * (two routers are two graphs; two scorers disagree differently), or by any of service / router / scorer, or
+ * by the pair alone. Each group counts how often the pair met as the top two and how often that meeting was
+ * a tie, so a pair that meets rarely but always ties stands out next to one that ties often only because it
+ * meets often. Bounded state: per group a few counters, a reservoir of gaps (median), a capped set of
+ * conversations and a few example trace ids; groups beyond `maxGroups` are counted, not kept. Pure. No I/O.
+ */
+import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import { createReservoir, nearestRank, type Reservoir } from './createReservoir.js';
+import { compareNames } from './summarizeDecisions.js';
+import { createVerdictCounts, isRecordedNearTie, rateOf, type VerdictCounts } from './verdictCounts.js';
+
+/** A dimension hot spots can be grouped by, besides the pair itself. */
+export type HotspotDimension = 'service' | 'router' | 'scorer';
+
+/** Options of the hot-spot analysis. */
+export interface HotspotConfig {
+  /** Dimensions to group by besides the pair; empty = by pair alone. @default ['router', 'scorer'] */
+  readonly by: readonly HotspotDimension[];
+  /** Groups listed, most near-ties first. @default 10 */
+  readonly top: number;
+  /** Least near-ties a group needs to be listed. @default 1 */
+  readonly minCount: number;
+  /** Example trace ids kept per group. @default 3 */
+  readonly maxExamples: number;
+  /** Gaps kept per group for the median (exact up to this many). @default 256 */
+  readonly gapSample: number;
+  /** Distinct conversations counted exactly per group; past it the count is a lower bound. @default 10000 */
+  readonly maxConversations: number;
+  /** Groups kept; decisions of further groups are counted in `droppedNearTies`. @default 100000 */
+  readonly maxGroups: number;
+}
+
+/** The defaults `findNearTieHotspots` uses. */
+export const DEFAULT_HOTSPOT_CONFIG: HotspotConfig = Object.freeze({
+  by: Object.freeze(['router', 'scorer'] as HotspotDimension[]),
+  top: 10,
+  minCount: 1,
+  maxExamples: 3,
+  gapSample: 256,
+  maxConversations: 10_000,
+  maxGroups: 100_000,
+});
+
+/** One hot spot: a skill pair (sorted) within its group. Dimension keys appear only when grouped by. */
+export interface NearTieHotspot {
+  /** null = the spans did not carry it. */
+  readonly service?: string | null;
+  readonly router?: string | null;
+  readonly scorer?: string | null;
+  readonly pair: readonly [string, string];
+  /** Decisions where this pair was the top two. */
+  readonly meetings: number;
+  readonly nearTies: number;
+  /** nearTies / all near-ties. */
+  readonly share: number;
+  /** nearTies / meetings: how often the pair ties when it meets. */
+  readonly tieRate: number;
+  /** Median runner-up gap over this group's near-ties; null with none. */
+  readonly medianGap: number | null;
+  /** Verdicts of this group's near-ties (menu or stay under a consistent policy). */
+  readonly verdicts: VerdictCounts;
+  /** Distinct conversations (else traces) with a near-tie of this pair. */
+  readonly conversations: number;
+  /** True when `conversations` hit `maxConversations` and is a lower bound. */
+  readonly conversationsCapped: boolean;
+  readonly exampleTraceIds: readonly string[];
+}
+
+/** The hot-spot report. */
+export interface HotspotReport {
+  readonly kind: 'hotspots';
+  readonly by: readonly HotspotDimension[];
+  readonly decisions: number;
+  readonly nearTies: number;
+  /** Groups with at least one meeting (listed or not). */
+  readonly groups: number;
+  /** The listed groups: at least `minCount` near-ties, at most `top`. */
+  readonly hotspots: readonly NearTieHotspot[];
+  /** Near-ties whose pair is unknown (no runner-up or top on the record). */
+  readonly unpairedNearTies: number;
+  /** Near-ties of groups beyond `maxGroups`. */
+  readonly droppedNearTies: number;
+}
+
+/** A streaming hot-spot analysis: feed records, then `finish()` once. */
+export interface HotspotAnalysis {
+  add(record: TraceRecord): void;
+  finish(): HotspotReport;
+}
+
+interface Group {
+  readonly dims: Partial<Record<HotspotDimension, string | null>>;
+  readonly pair: [string, string];
+  meetings: number;
+  nearTies: number;
+  readonly verdicts: VerdictCounts;
+  readonly gaps: Reservoir;
+  readonly conversations: Set<string>;
+  conversationsCapped: boolean;
+  readonly examples: string[];
+}
+
+/** Start a hot-spot analysis. */
+export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): HotspotAnalysis {
+  const cfg: HotspotConfig = { ...DEFAULT_HOTSPOT_CONFIG, ...definedOnly(config) };
+  const dims: HotspotDimension[] = (['service', 'router', 'scorer'] as const).filter((d) =>
+    cfg.by.includes(d),
+  );
+  const groups = new Map<string, Group>();
+  let decisions = 0;
+  let nearTies = 0;
+  let unpaired = 0;
+  let dropped = 0;
+
+  const add = (d: DecisionRecord): void => {
+    decisions++;
+    const tie = isRecordedNearTie(d);
+    if (tie) nearTies++;
+    const top = d.ranked[0]?.id;
+    const second = d.runnerUp?.id;
+    if (top === undefined || second === undefined) {
+      if (tie) unpaired++;
+      return;
+    }
+    const pair: [string, string] = top <= second ? [top, second] : [second, top];
+    const dimValues: Partial<Record<HotspotDimension, string | null>> = {};
+    for (const dim of dims) dimValues[dim] = d[dim] ?? null;
+    const key = JSON.stringify([...dims.map((dim) => dimValues[dim]), ...pair]);
+    let g = groups.get(key);
+    if (g === undefined) {
+      if (groups.size >= cfg.maxGroups) {
+        if (tie) dropped++;
+        return;
+      }
+      g = {
+        dims: dimValues,
+        pair,
+        meetings: 0,
+        nearTies: 0,
+        verdicts: createVerdictCounts(),
+        gaps: createReservoir(cfg.gapSample),
+        conversations: new Set(),
+        conversationsCapped: false,
+        examples: [],
+      };
+      groups.set(key, g);
+    }
+    g.meetings++;
+    if (!tie) return;
+    g.nearTies++;
+    g.verdicts[d.verdict]++;
+    g.gaps.add(d.runnerUp!.gap);
+    const conv = d.conversationId ?? d.traceId;
+    if (!g.conversations.has(conv)) {
+      if (g.conversations.size < cfg.maxConversations) g.conversations.add(conv);
+      else g.conversationsCapped = true;
+    }
+    if (g.examples.length < cfg.maxExamples && !g.examples.includes(d.traceId)) g.examples.push(d.traceId);
+  };
+
+  return {
+    add(record: TraceRecord): void {
+      if (record.kind === 'decision') add(record);
+    },
+    finish(): HotspotReport {
+      const all = [...groups.values()];
+      const listed = all
+        .filter((g) => g.nearTies >= cfg.minCount && g.nearTies > 0)
+        .map((g) => toHotspot(g, nearTies))
+        .sort(compareHotspots)
+        .slice(0, Math.max(0, cfg.top));
+      return {
+        kind: 'hotspots',
+        by: dims,
+        decisions,
+        nearTies,
+        groups: all.length,
+        hotspots: listed,
+        unpairedNearTies: unpaired,
+        droppedNearTies: dropped,
+      };
+    },
+  };
+}
+
+/** The hot spots of a finite list of records (tests, small inputs). */
+export function findNearTieHotspots(
+  records: Iterable<TraceRecord>,
+  config: Partial<HotspotConfig> = {},
+): HotspotReport {
+  const analysis = createHotspotAnalysis(config);
+  for (const r of records) analysis.add(r);
+  return analysis.finish();
+}
+
+function toHotspot(g: Group, allNearTies: number): NearTieHotspot {
+  const median = nearestRank(g.gaps.sorted(), 0.5);
+  return {
+    ...g.dims,
+    pair: g.pair,
+    meetings: g.meetings,
+    nearTies: g.nearTies,
+    share: rateOf(g.nearTies, allNearTies),
+    tieRate: rateOf(g.nearTies, g.meetings),
+    medianGap: median ?? null,
+    verdicts: { ...g.verdicts },
+    conversations: g.conversations.size,
+    conversationsCapped: g.conversationsCapped,
+    exampleTraceIds: g.examples.slice(),
+  };
+}
+
+function compareHotspots(a: NearTieHotspot, b: NearTieHotspot): number {
+  return (
+    b.nearTies - a.nearTies ||
+    b.tieRate - a.tieRate ||
+    b.meetings - a.meetings ||
+    compareNames(a.service, b.service) ||
+    compareNames(a.router, b.router) ||
+    compareNames(a.scorer, b.scorer) ||
+    compareNames(a.pair[0], b.pair[0]) ||
+    compareNames(a.pair[1], b.pair[1])
+  );
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,200 @@
+/**
+ * summarizeDecisions — the overview: verdict mix, near-tie rate overall and per service, router and scorer,
+ * and the anomalies the contract never expects.
+ *
+ * This is what `routescope analyze` and every CI gate read. Streaming: records are fed one at a time and the
+ * state is counters per name (capped at `maxNames` per dimension, the rest pooled and counted) plus a capped
+ * list of anomaly examples — never the decisions themselves. Every decision is replayed under its recorded
+ * thresholds (see replayDecision) to find verdicts the policy does not reproduce. Pure. No I/O.
+ */
+import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import { ANOMALY_KINDS, detectAnomalies, type Anomaly } from './detectAnomalies.js';
+import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
+
+/** Options of the overview. */
+export interface SummaryConfig {
+  /** Distinct names kept per dimension (service, router, scorer); the rest are pooled. @default 1000 */
+  readonly maxNames: number;
+  /** Anomaly examples kept. @default 20 */
+  readonly maxExamples: number;
+}
+
+/** The defaults `summarizeDecisions` uses. */
+export const DEFAULT_SUMMARY_CONFIG: SummaryConfig = Object.freeze({ maxNames: 1000, maxExamples: 20 });
+
+/** Rates for one name of a dimension; `name` null = the spans did not carry it. */
+export interface NamedRates extends DecisionRates {
+  readonly name: string | null;
+}
+
+/** One dimension's breakdown, busiest first. */
+export interface Breakdown {
+  readonly rows: readonly NamedRates[];
+  /** Decisions whose name came after `maxNames` distinct names were seen, pooled. */
+  readonly pooled?: DecisionRates;
+}
+
+/** Where an anomaly was found. */
+export interface DecisionLocation {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly router?: string;
+  readonly scorer?: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+/** An anomaly with where it was found. */
+export type AnomalyExample = Anomaly & { readonly at: DecisionLocation };
+
+/** The overview report. */
+export interface DecisionSummary extends DecisionRates {
+  readonly kind: 'summary';
+  readonly byService: Breakdown;
+  readonly byRouter: Breakdown;
+  readonly byScorer: Breakdown;
+  /** Decisions judged with no floor at all (`unmatched` unreachable). */
+  readonly floorlessDecisions: number;
+  /** Decisions whose recorded verdict the policy does not reproduce on the recorded numbers. */
+  readonly inconsistent: number;
+  /** How the consistency replay went: complete records, records with omitted candidates, undecidable ones. */
+  readonly replay: { readonly complete: number; readonly partial: number; readonly undecidable: number };
+  /** Decisions showing each anomaly kind. */
+  readonly anomalies: Readonly<Record<Anomaly['kind'], number>>;
+  /** The first anomalies found, capped at `maxExamples`. */
+  readonly anomalyExamples: readonly AnomalyExample[];
+  /** Routing calls that threw (span status ERROR). */
+  readonly errors: number;
+  readonly turns: number;
+  /** Misroute marks: events on decision spans plus feedback spans. */
+  readonly misroutes: number;
+  /** Earliest and latest decision start, ms since the epoch; absent with no decisions. */
+  readonly timeRange?: { readonly firstMs: number; readonly lastMs: number };
+}
+
+/** A streaming overview: feed records, then `finish()` once. */
+export interface SummaryAnalysis {
+  add(record: TraceRecord): void;
+  finish(): DecisionSummary;
+}
+
+/** Start an overview. */
+export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): SummaryAnalysis {
+  const cfg = { ...DEFAULT_SUMMARY_CONFIG, ...config };
+  const all = new RateCounter();
+  const byService = new NamedCounters(cfg.maxNames);
+  const byRouter = new NamedCounters(cfg.maxNames);
+  const byScorer = new NamedCounters(cfg.maxNames);
+  const anomalies = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<Anomaly['kind'], number>;
+  const examples: AnomalyExample[] = [];
+  const replay = { complete: 0, partial: 0, undecidable: 0 };
+  let floorless = 0;
+  let errors = 0;
+  let turns = 0;
+  let misroutes = 0;
+  let firstMs = Infinity;
+  let lastMs = -Infinity;
+
+  const addDecision = (d: DecisionRecord): void => {
+    all.add(d);
+    byService.add(d.service, d);
+    byRouter.add(d.router, d);
+    byScorer.add(d.scorer, d);
+    if (isFloorless(d)) floorless++;
+    if (d.error) errors++;
+    misroutes += d.misroutes.length;
+    if (d.timeUnixMs < firstMs) firstMs = d.timeUnixMs;
+    if (d.timeUnixMs > lastMs) lastMs = d.timeUnixMs;
+    const check = detectAnomalies(d);
+    if (check.replay.kind === 'undecidable') replay.undecidable++;
+    else if (check.replay.complete) replay.complete++;
+    else replay.partial++;
+    for (const a of check.anomalies) {
+      anomalies[a.kind]++;
+      if (examples.length < cfg.maxExamples) examples.push({ ...a, at: locate(d) });
+    }
+  };
+
+  return {
+    add(record: TraceRecord): void {
+      if (record.kind === 'decision') addDecision(record);
+      else if (record.kind === 'turn') turns++;
+      else misroutes++;
+    },
+    finish(): DecisionSummary {
+      return {
+        kind: 'summary',
+        ...all.toRates(),
+        byService: byService.toBreakdown(),
+        byRouter: byRouter.toBreakdown(),
+        byScorer: byScorer.toBreakdown(),
+        floorlessDecisions: floorless,
+        inconsistent: anomalies.inconsistent,
+        replay: { ...replay },
+        anomalies: { ...anomalies },
+        anomalyExamples: examples.slice(),
+        errors,
+        turns,
+        misroutes,
+        ...(all.decisions > 0 ? { timeRange: { firstMs, lastMs } } : {}),
+      };
+    },
+  };
+}
+
+/** The overview of a finite list of records (tests, small inputs). */
+export function summarizeDecisions(
+  records: Iterable<TraceRecord>,
+  config: Partial<SummaryConfig> = {},
+): DecisionSummary {
+  const analysis = createSummaryAnalysis(config);
+  for (const r of records) analysis.add(r);
+  return analysis.finish();
+}
+
+/** Where a decision came from, for examples. */
+export function locate(d: DecisionRecord): DecisionLocation {
+  return {
+    traceId: d.traceId,
+    spanId: d.spanId,
+    ...(d.router === undefined ? {} : { router: d.router }),
+    ...(d.scorer === undefined ? {} : { scorer: d.scorer }),
+    file: d.source.file,
+    line: d.source.line,
+  };
+}
+
+/** Counters per name, at most `max` names; later names are pooled. */
+class NamedCounters {
+  private readonly byName = new Map<string | null, RateCounter>();
+  private pooled: RateCounter | undefined;
+  constructor(private readonly max: number) {}
+
+  add(name: string | undefined, d: DecisionRecord): void {
+    const key = name ?? null;
+    let c = this.byName.get(key);
+    if (c === undefined) {
+      if (this.byName.size >= this.max) {
+        (this.pooled ??= new RateCounter()).add(d);
+        return;
+      }
+      c = new RateCounter();
+      this.byName.set(key, c);
+    }
+    c.add(d);
+  }
+
+  toBreakdown(): Breakdown {
+    const rows: NamedRates[] = [...this.byName].map(([name, c]) => ({ name, ...c.toRates() }));
+    rows.sort((a, b) => b.decisions - a.decisions || compareNames(a.name, b.name));
+    return this.pooled === undefined ? { rows } : { rows, pooled: this.pooled.toRates() };
+  }
+}
+
+/** Names in code-point order, null last. */
+export function compareNames(a: string | null | undefined, b: string | null | undefined): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  return a < b ? -1 : 1;
+}

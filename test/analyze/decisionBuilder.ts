@@ -1,0 +1,101 @@
+// decisionBuilder — tiny builders for DecisionRecords: the real policy decides, the real encoder and decoder
+// turn the verdict into the record a reader would yield, so a built record is consistent unless a test
+// overrides a field on purpose.
+import { decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
+import type { IntentScore, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
+import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
+import { decodeRoutingAttributes, type AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
+import type { DecisionRecord, MisrouteRecord, TurnRecord } from '../../src/trace/types.js';
+
+/** One candidate score. */
+export const s = (id: string, score: number): IntentScore => ({ id, score });
+
+export interface DecisionSpec {
+  readonly scores: readonly IntentScore[];
+  readonly incumbent?: string;
+  readonly policy?: Partial<RoutingPolicy>;
+  readonly scorer?: ScorerTraits;
+  /** Record limit of the instrumentation. @default 50 */
+  readonly maxCandidates?: number;
+  readonly router?: string;
+  readonly scorerName?: string;
+  readonly service?: string;
+  readonly conversationId?: string;
+  readonly traceId?: string;
+  readonly timeUnixMs?: number;
+  /** Fields forced onto the record after decoding (to make it inconsistent, say). */
+  readonly override?: Partial<DecisionRecord>;
+}
+
+let seq = 0;
+
+/** A trace id from a short label (hex-padded, lower case). */
+export function tid(label: string | number): string {
+  const hex = Buffer.from(String(label)).toString('hex');
+  return hex.padStart(32, '0').slice(-32);
+}
+
+/** A decision record as a reader would yield it. */
+export function decision(spec: DecisionSpec): DecisionRecord {
+  seq++;
+  const policy = resolveRoutingPolicy(spec.policy);
+  const verdict = decideTier2(spec.scores, spec.incumbent, policy, spec.scorer ?? {});
+  const attrs = encodeRoutingAttributes(
+    {
+      scores: spec.scores,
+      incumbentId: spec.incumbent,
+      policy,
+      ...(spec.scorer ? { scorer: spec.scorer } : {}),
+    },
+    verdict,
+    spec.maxCandidates ?? 50,
+  );
+  const map = new Map<string, AttributeValue>(Object.entries(attrs) as [string, AttributeValue][]);
+  const decoded = decodeRoutingAttributes(map);
+  if (decoded.kind !== 'ok') throw new Error(`builder: ${decoded.reason}`);
+  return {
+    kind: 'decision',
+    ...decoded.value,
+    traceId: spec.traceId ?? tid(`trace-${seq}`),
+    spanId: seq.toString(16).padStart(16, '0'),
+    ...(spec.router === undefined ? { router: 'desk' } : { router: spec.router }),
+    ...(spec.scorerName === undefined ? { scorer: 'embedding' } : { scorer: spec.scorerName }),
+    ...(spec.service === undefined ? {} : { service: spec.service }),
+    ...(spec.conversationId === undefined ? {} : { conversationId: spec.conversationId }),
+    timeUnixMs: spec.timeUnixMs ?? 1_700_000_000_000 + seq,
+    error: false,
+    misroutes: [],
+    source: { file: 'mem', line: seq },
+    ...spec.override,
+  };
+}
+
+/** A turn record. */
+export function turn(fields: Partial<TurnRecord> & { traceId: string }): TurnRecord {
+  seq++;
+  return {
+    kind: 'turn',
+    by: 'intent',
+    spanId: seq.toString(16).padStart(16, '0'),
+    timeUnixMs: 1_700_000_000_000 + seq,
+    error: false,
+    misroutes: [],
+    source: { file: 'mem', line: seq },
+    ...fields,
+  };
+}
+
+/** A misroute (feedback span) record. */
+export function misroute(fields: Partial<MisrouteRecord> & { traceId: string }): MisrouteRecord {
+  seq++;
+  return {
+    kind: 'misroute',
+    mark: { expected: 'billing', reason: 'user corrected' },
+    spanId: seq.toString(16).padStart(16, '0'),
+    timeUnixMs: 1_700_000_000_000 + seq,
+    error: false,
+    misroutes: [],
+    source: { file: 'mem', line: seq },
+    ...fields,
+  };
+}
