@@ -1,0 +1,204 @@
+/**
+ * buildTraceRecords — one span view in, its decision / turn / misroute records out.
+ *
+ * Every format reader ends here, so the routing layout is decoded, ids normalized and duplicates dropped in one
+ * place. Exporters retry, so the same span can appear twice: routing, turn and feedback spans are keyed by
+ * trace id + span id and a repeat is counted, not yielded. The seen-set holds only those keys and is bounded
+ * in two generations (a repeat further back than `DEDUPE_GENERATION` routing spans is not caught), so memory
+ * stays flat on any input. A routing span that cannot be decoded is reported as `incomplete`, never guessed.
+ * A misroute event becomes a MisrouteRecord on any span that carries no decision or turn (the feedback span
+ * is the designated carrier); on a routing or turn span it goes into that record's `misroutes`.
+ * No I/O.
+ */
+import {
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_ROUTING_BY,
+  ATTR_ROUTING_MISROUTE_EXPECTED,
+  ATTR_ROUTING_MISROUTE_REASON,
+  ATTR_ROUTING_MISROUTE_SOURCE,
+  ATTR_ROUTING_RECORD_VERSION,
+  ATTR_ROUTING_ROUTER,
+  ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_VERDICT,
+  ATTR_SERVICE_NAME,
+  EVENT_ROUTING_MISROUTED,
+  ROUTING_RECORD_VERSION,
+  SPAN_ROUTING_FEEDBACK,
+} from '../instrument/semconv.js';
+import {
+  decodeRoutingAttributes,
+  decodeTurnAttributes,
+  toNumber,
+  type AttributeValue,
+} from './decodeRoutingAttributes.js';
+import type { EventView, ResourceView, SpanView } from './internal-types.js';
+import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
+import { reportProblem } from './readStats.js';
+import type { MisrouteMark, ReadStats, RecordSource, SpanContextFields, TraceRecord } from './types.js';
+
+/** How many routing-span keys one generation of the duplicate filter holds (two generations are kept). */
+export const DEDUPE_GENERATION = 250_000;
+
+/** Turns span views into records, filling `stats`; one per read. */
+export interface TraceRecordBuilder {
+  /** Count spans that cannot hold a routing record (the reader looked, or pre-filtered, and skipped them). */
+  countPlainSpans(count: number): void;
+  /** Read one span view: push its records to `out` (nothing for a plain span, counted as such). */
+  addSpan(span: SpanView, resource: ResourceView, source: RecordSource, out: TraceRecord[]): void;
+}
+
+/** Could a span with these traits hold a routing record? (Readers ask before they build a full view.) */
+export function isRoutingCandidate(
+  name: string,
+  hasAttribute: (key: string) => boolean,
+  hasEvent: (name: string) => boolean,
+): boolean {
+  return (
+    name === SPAN_ROUTING_FEEDBACK ||
+    hasAttribute(ATTR_ROUTING_VERDICT) ||
+    hasAttribute(ATTR_ROUTING_BY) ||
+    hasEvent(EVENT_ROUTING_MISROUTED)
+  );
+}
+
+function str(value: AttributeValue | undefined): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+function toMark(event: EventView): MisrouteMark {
+  const expected = str(event.attributes.get(ATTR_ROUTING_MISROUTE_EXPECTED));
+  const reason = str(event.attributes.get(ATTR_ROUTING_MISROUTE_REASON));
+  const source = str(event.attributes.get(ATTR_ROUTING_MISROUTE_SOURCE));
+  return {
+    ...(expected === undefined ? {} : { expected }),
+    ...(reason === undefined ? {} : { reason }),
+    ...(source === undefined ? {} : { source }),
+    ...(event.timeUnixMs === undefined ? {} : { timeUnixMs: event.timeUnixMs }),
+  };
+}
+
+/** A fresh builder writing into `stats`. */
+export function createTraceRecordBuilder(stats: ReadStats): TraceRecordBuilder {
+  let current = new Set<string>();
+  let previous = new Set<string>();
+
+  const seenBefore = (key: string): boolean => {
+    if (current.has(key) || previous.has(key)) return true;
+    if (current.size >= DEDUPE_GENERATION) {
+      previous = current;
+      current = new Set();
+    }
+    current.add(key);
+    return false;
+  };
+
+  return {
+    countPlainSpans(count) {
+      stats.spans += count;
+      stats.nonRoutingSpans += count;
+    },
+
+    addSpan(span, resource, source, out) {
+      stats.spans++;
+      const attrs = span.attributes;
+      const isDecision = attrs.has(ATTR_ROUTING_VERDICT);
+      const isTurn = attrs.has(ATTR_ROUTING_BY);
+      const misrouteEvents = span.events.filter((e) => e.name === EVENT_ROUTING_MISROUTED);
+      if (!isDecision && !isTurn && misrouteEvents.length === 0) {
+        // A feedback span without a mark, or a span that only looked like a candidate: nothing to record.
+        stats.nonRoutingSpans++;
+        return;
+      }
+      const traceId = normalizeId(span.traceId, 16);
+      const spanId = normalizeId(span.spanId, 8);
+      const what = isDecision ? 'routing span' : isTurn ? 'turn span' : 'feedback span';
+      if (traceId === undefined || spanId === undefined) {
+        reportProblem(stats, {
+          file: source.file,
+          line: source.line,
+          kind: 'incomplete',
+          reason:
+            traceId === undefined
+              ? `${what} has no usable trace id (got ${quoteForProblem(span.traceId)}; expected 32 hex digits)`
+              : `${what} has no usable span id (got ${quoteForProblem(span.spanId)}; expected 16 hex digits)`,
+        });
+        return;
+      }
+      if (seenBefore(traceId + spanId)) {
+        stats.duplicates++;
+        return;
+      }
+      const where = `${what} ${spanId} in trace ${traceId}`;
+      const version = toNumber(attrs.get(ATTR_ROUTING_RECORD_VERSION));
+      if (version !== undefined && version > ROUTING_RECORD_VERSION) {
+        if (isDecision) stats.routingSpans++;
+        if (isTurn) stats.turnSpans++;
+        reportProblem(stats, {
+          file: source.file,
+          line: source.line,
+          kind: 'unsupported',
+          reason: `${where} uses record layout ${version}, newer than the ${ROUTING_RECORD_VERSION} this routescope reads; upgrade routescope`,
+        });
+        return;
+      }
+
+      const parentSpanId = normalizeId(span.parentSpanId, 8);
+      const service = resource.service ?? str(resource.attributes.get(ATTR_SERVICE_NAME));
+      const router = str(attrs.get(ATTR_ROUTING_ROUTER));
+      const scorer = str(attrs.get(ATTR_ROUTING_SCORER_NAME));
+      const conversationId =
+        str(attrs.get(ATTR_GEN_AI_CONVERSATION_ID)) ??
+        str(resource.attributes.get(ATTR_GEN_AI_CONVERSATION_ID));
+      const agentName =
+        str(attrs.get(ATTR_GEN_AI_AGENT_NAME)) ?? str(resource.attributes.get(ATTR_GEN_AI_AGENT_NAME));
+      const marks = misrouteEvents.map(toMark);
+      const context: SpanContextFields = {
+        traceId,
+        spanId,
+        ...(parentSpanId === undefined ? {} : { parentSpanId }),
+        ...(service === undefined ? {} : { service }),
+        ...(router === undefined ? {} : { router }),
+        ...(scorer === undefined ? {} : { scorer }),
+        ...(conversationId === undefined ? {} : { conversationId }),
+        ...(agentName === undefined ? {} : { agentName }),
+        timeUnixMs: span.timeUnixMs,
+        error: span.error,
+        misroutes: isDecision || isTurn ? marks : [],
+        source,
+      };
+
+      if (isDecision) {
+        stats.routingSpans++;
+        const decoded = decodeRoutingAttributes(attrs);
+        if (decoded.kind === 'ok') out.push({ kind: 'decision', ...decoded.value, ...context });
+        else {
+          reportProblem(stats, {
+            file: source.file,
+            line: source.line,
+            kind: 'incomplete',
+            reason: `${where}: ${decoded.reason}`,
+          });
+        }
+      }
+      if (isTurn) {
+        stats.turnSpans++;
+        const turn = decodeTurnAttributes(attrs);
+        if (turn !== undefined) out.push({ kind: 'turn', ...turn, ...context });
+        else {
+          reportProblem(stats, {
+            file: source.file,
+            line: source.line,
+            kind: 'incomplete',
+            reason: `turn span ${spanId} in trace ${traceId}: ${ATTR_ROUTING_BY} is ${quoteForProblem(attrs.get(ATTR_ROUTING_BY))}, not one of entry, intent, continuity, menu, decider, none`,
+          });
+        }
+      }
+      if (!isDecision && !isTurn) {
+        for (const mark of marks) out.push({ kind: 'misroute', mark, ...context });
+      }
+    },
+  };
+}

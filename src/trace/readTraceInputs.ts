@@ -1,0 +1,438 @@
+/**
+ * readTraceInputs — stream normalized routing records out of trace files, folders and stdin, in one pass.
+ *
+ * Formats are recognized from the first bytes, whatever the file is called: gzip and zstd streams are
+ * decompressed and looked at again; a 4-byte big-endian length followed by a zstd frame or a protobuf
+ * `resource_spans` field is the Collector file exporter's framed output (`format: proto`, or legacy
+ * `compression: zstd`, each record a JSON text or a protobuf request); text starting with `{`/`[` is JSON —
+ * JSON lines (the exporter's `format: json`, one request per line) unless the first line is an unfinished
+ * pretty-printed document, which is then parsed whole up to MAX_DOCUMENT_BYTES. JSON lines are read one at a
+ * time, at most MAX_LINE_BYTES each. A line without ROUTING_MARKER cannot hold a routing span, so it is not
+ * parsed: its spans are counted by the occurrences of `"startTimeUnixNano"` (one per OTLP span; events
+ * say `timeUnixNano`, links have no time) or else `"operationName"` (Jaeger); it must still look like a whole
+ * JSON object, and a line with no span marker at all is parsed so a wrong shape is reported. Bad lines,
+ * broken records and incomplete routing spans go to `stats.problems` with file and line; only an input that
+ * cannot be read at all, or a named file in no known format, throws InputError.
+ */
+import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrument/semconv.js';
+import { open } from 'node:fs/promises';
+import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
+import { decodeOtlpProtoRequest } from './decodeOtlpProto.js';
+import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
+import { InputError } from './inputError.js';
+import { listInputFiles } from './listInputFiles.js';
+import { sanitizeMessage } from './normalizeSpanFields.js';
+import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
+import { readJsonTraceValue } from './readJsonTraceValue.js';
+import { readLengthFramed } from './readLengthFramed.js';
+import { reportProblem } from './readStats.js';
+import { splitLines } from './splitLines.js';
+import type { ReadStats, TraceRecord } from './types.js';
+
+/** Options of a read. */
+export interface ReadOptions {
+  /** The stream read for the input '-' @default process.stdin */
+  stdin?: NodeJS.ReadableStream;
+  /** Called as raw bytes are read (about every MiB and at the end of each input). */
+  onProgress?: (p: { file: string; bytesRead: number; totalBytes?: number }) => void;
+}
+
+/** The longest JSON line read; a longer one is reported as a bad line and skipped without being buffered. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** The longest framed record (proto or zstd) read; a longer header means the framing is corrupt. */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+/** The largest single (pretty-printed) JSON document parsed whole. */
+export const MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
+/** Every routing key, span and event name contains this; a line without it holds no routing span. */
+export const ROUTING_MARKER = 'agentfootprint.routing';
+
+const SNIFF_BYTES = 64 * 1024;
+const PROGRESS_EVERY = 1024 * 1024;
+const MAX_NESTED_COMPRESSION = 2;
+const ROUTING_MARKER_BYTES = Buffer.from(ROUTING_MARKER);
+const OTLP_SPAN_MARKER = Buffer.from('"startTimeUnixNano"');
+const JAEGER_SPAN_MARKER = Buffer.from('"operationName"');
+const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
+const KNOWN_FORMATS =
+  'routescope reads OTLP/JSON (JSON lines or one document, Jaeger v2 and Tempo wrappers), the Collector file ' +
+  "exporter's proto and zstd output, gzip, and Jaeger v1 JSON";
+
+// The pre-filter is only sound while every routing string carries the marker; fail loudly at load otherwise.
+for (const name of [...ROUTING_ATTRIBUTE_KEYS, ...ROUTING_SPAN_AND_EVENT_NAMES]) {
+  if (!name.includes(ROUTING_MARKER)) throw new Error(`routing name ${name} lacks ${ROUTING_MARKER}`);
+}
+
+/** What one input file is, judged from its first bytes. */
+type Sniffed =
+  | { readonly kind: 'empty' | 'gzip' | 'zstd' | 'framed' | 'json-lines' | 'json-document' }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+/** Per-file reading state. */
+interface FileContext {
+  readonly file: string;
+  readonly named: boolean;
+  readonly stats: ReadStats;
+  readonly builder: TraceRecordBuilder;
+  /** The last line or record number started (problems after a stream error point just past it). */
+  line: number;
+}
+
+function isJsonStart(byte: number | undefined): boolean {
+  return byte === 0x7b || byte === 0x5b || byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+function hasBom(buf: Buffer): boolean {
+  return buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON lines, or the start of one pretty-printed document? Looks at the first two non-empty lines. */
+function looksLikeDocument(head: Buffer, ended: boolean): boolean {
+  const lines: string[] = [];
+  let pos = hasBom(head) ? 3 : 0;
+  while (lines.length < 2 && pos < head.length) {
+    let nl = head.indexOf(0x0a, pos);
+    if (nl === -1) {
+      if (!ended) break;
+      nl = head.length;
+    }
+    const line = head.toString('utf8', pos, nl).trim();
+    pos = nl + 1;
+    if (line !== '') lines.push(line);
+  }
+  const first = lines[0];
+  if (first === undefined) return false;
+  if (first === '{' || first === '[') return true;
+  const second = lines[1];
+  if (second === undefined || !(first.startsWith('{') || first.startsWith('['))) return false;
+  if (parsesAsJson(first)) return false;
+  // In JSON lines the next line is another whole object; in a document it is a key or a nested opener.
+  return !(second.startsWith('{') && second !== '{');
+}
+
+function sniff(head: Buffer, ended: boolean): Sniffed {
+  if (head.length === 0) return { kind: 'empty' };
+  if (head[0] === 0x1f && head[1] === 0x8b) return { kind: 'gzip' };
+  if (head.length >= 4 && head.readUInt32LE(0) === ZSTD_MAGIC) return { kind: 'zstd' };
+  if (hasBom(head) || isJsonStart(head[0])) {
+    let i = hasBom(head) ? 3 : 0;
+    while (i < head.length && isJsonStart(head[i]) && head[i] !== 0x7b && head[i] !== 0x5b) i++;
+    if (i === head.length) return { kind: 'empty' };
+    if (head[i] !== 0x7b && head[i] !== 0x5b) {
+      return { kind: 'unknown', reason: 'text that is not JSON (it does not start with { or [)' };
+    }
+    return { kind: looksLikeDocument(head, ended) ? 'json-document' : 'json-lines' };
+  }
+  if (head.length >= 5 && head.readUInt32BE(0) <= MAX_RECORD_BYTES) {
+    if (head.length >= 8 && head.readUInt32LE(4) === ZSTD_MAGIC) return { kind: 'framed' };
+    if (head[4] === 0x0a) return { kind: 'framed' };
+  }
+  const shown = [...head.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+  return { kind: 'unknown', reason: `an unknown format (first bytes ${shown})` };
+}
+
+/** A named file in no known format is an input error; one found in a folder is reported and skipped. */
+function rejectFormat(ctx: FileContext, reason: string): void {
+  if (ctx.named) {
+    throw new InputError(
+      `${ctx.file}: ${reason}. ${KNOWN_FORMATS}; export traces in one of those.`,
+      ctx.file,
+    );
+  }
+  reportProblem(ctx.stats, { file: ctx.file, line: 0, kind: 'unsupported', reason: `${reason}; skipped` });
+}
+
+function countOccurrences(buf: Buffer, pattern: Buffer): number {
+  let count = 0;
+  let at = buf.indexOf(pattern);
+  while (at !== -1) {
+    count++;
+    at = buf.indexOf(pattern, at + pattern.length);
+  }
+  return count;
+}
+
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a;
+}
+
+function badLine(ctx: FileContext, line: number, reason: string): void {
+  reportProblem(ctx.stats, { file: ctx.file, line, kind: 'bad-line', reason });
+}
+
+/** Parse one JSON text (a line, a decompressed record) and push its records. */
+function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRecord[]): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    badLine(ctx, line, `not valid JSON (truncated or corrupt): ${sanitizeMessage(message, 120)}`);
+    return;
+  }
+  const reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
+  if (reason !== undefined) badLine(ctx, line, reason);
+}
+
+/** One JSON line: skipped cheaply when it cannot hold a routing span, parsed otherwise. */
+function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRecord[]): void {
+  let start = line === 1 && hasBom(raw) ? 3 : 0;
+  let end = raw.length;
+  while (start < end && isSpace(raw[start])) start++;
+  while (end > start && isSpace(raw[end - 1])) end--;
+  if (start === end) return;
+  ctx.stats.lines++;
+  const body = raw.subarray(start, end);
+  if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
+    const first = body[0];
+    const last = body[body.length - 1];
+    if (!((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d))) {
+      badLine(
+        ctx,
+        line,
+        first === 0x7b || first === 0x5b
+          ? 'not a whole JSON object (truncated: it does not end where it began)'
+          : 'not JSON (garbage where a JSON object was expected)',
+      );
+      return;
+    }
+    let spans = countOccurrences(body, OTLP_SPAN_MARKER);
+    if (spans === 0) spans = countOccurrences(body, JAEGER_SPAN_MARKER);
+    if (spans > 0) {
+      ctx.builder.countPlainSpans(spans);
+      return;
+    }
+    // No span marker at all: cheap to parse, and a wrong shape gets reported.
+  }
+  readJsonText(ctx, body.toString('utf8'), line, out);
+}
+
+async function* readJsonLines(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+  const out: TraceRecord[] = [];
+  for await (const raw of splitLines(stream, MAX_LINE_BYTES)) {
+    const line = ++ctx.line;
+    if (raw === null) {
+      ctx.stats.lines++;
+      badLine(ctx, line, `line longer than ${MAX_LINE_BYTES} bytes; skipped without reading it`);
+      continue;
+    }
+    readJsonLine(ctx, raw, line, out);
+    if (out.length > 0) {
+      yield* out;
+      out.length = 0;
+    }
+  }
+}
+
+async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > MAX_DOCUMENT_BYTES) {
+      rejectFormat(
+        ctx,
+        `a single JSON document larger than ${MAX_DOCUMENT_BYTES} bytes, too big to parse whole; convert it to JSON lines first (jq -c '.data[]' for Jaeger, jq -c '.' for OTLP) and read that`,
+      );
+      return;
+    }
+    chunks.push(chunk);
+  }
+  const all = Buffer.concat(chunks, size);
+  chunks.length = 0;
+  let lines = 1;
+  for (let at = all.indexOf(0x0a); at !== -1; at = all.indexOf(0x0a, at + 1)) lines++;
+  ctx.stats.lines += lines;
+  let value: unknown;
+  try {
+    value = JSON.parse(all.toString('utf8', hasBom(all) ? 3 : 0));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    badLine(
+      ctx,
+      0,
+      `the JSON document is not valid (truncated or corrupt), nothing in it was read: ${sanitizeMessage(message, 120)}`,
+    );
+    return;
+  }
+  const out: TraceRecord[] = [];
+  const reason = readJsonTraceValue(value, { file: ctx.file, line: 0 }, ctx.builder, out);
+  if (reason !== undefined) {
+    rejectFormat(ctx, `JSON that is not a trace: ${reason}`);
+    return;
+  }
+  yield* out;
+}
+
+/** The Collector's length-framed files: each record is a protobuf request, or a zstd frame of JSON or protobuf. */
+async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+  const out: TraceRecord[] = [];
+  for await (const item of readLengthFramed(stream, MAX_RECORD_BYTES)) {
+    const record = ++ctx.line;
+    ctx.stats.lines++;
+    if (item.kind === 'broken') {
+      badLine(ctx, record, item.reason);
+      return;
+    }
+    let payload = item.bytes;
+    if (payload.length >= 4 && payload.readUInt32LE(0) === ZSTD_MAGIC) {
+      try {
+        payload = decompressZstdFrame(payload);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        badLine(ctx, record, `record is not a valid zstd frame: ${sanitizeMessage(message, 120)}`);
+        continue;
+      }
+    }
+    let first = 0;
+    while (first < payload.length && isSpace(payload[first])) first++;
+    if (payload[first] === 0x7b || payload[first] === 0x5b) {
+      readJsonText(ctx, payload.toString('utf8'), record, out);
+    } else {
+      try {
+        decodeOtlpProtoRequest(payload, { file: ctx.file, line: record }, ctx.builder, out);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        badLine(
+          ctx,
+          record,
+          `record is not a valid protobuf ExportTraceServiceRequest: ${sanitizeMessage(message, 120)}`,
+        );
+      }
+    }
+    if (out.length > 0) {
+      yield* out;
+      out.length = 0;
+    }
+  }
+}
+
+async function* readStream(ctx: FileContext, source: ByteStream, depth: number): AsyncGenerator<TraceRecord> {
+  const { head, ended, stream } = await peekStream(source, SNIFF_BYTES);
+  const sniffed = sniff(head, ended);
+  switch (sniffed.kind) {
+    case 'empty':
+      return;
+    case 'gzip':
+    case 'zstd':
+      if (depth >= MAX_NESTED_COMPRESSION) {
+        rejectFormat(ctx, 'compressed more than twice over');
+        return;
+      }
+      yield* readStream(
+        ctx,
+        sniffed.kind === 'gzip' ? gunzipStream(stream) : unzstdStream(stream),
+        depth + 1,
+      );
+      return;
+    case 'framed':
+      yield* readFramed(ctx, stream);
+      return;
+    case 'json-lines':
+      yield* readJsonLines(ctx, stream);
+      return;
+    case 'json-document':
+      yield* readJsonDocument(ctx, stream);
+      return;
+    case 'unknown':
+      rejectFormat(ctx, depth > 0 ? `compressed ${sniffed.reason}` : sniffed.reason);
+      return;
+  }
+}
+
+async function* countBytes(
+  source: ByteStream,
+  file: string,
+  totalBytes: number | undefined,
+  onProgress: ReadOptions['onProgress'],
+): AsyncGenerator<Buffer> {
+  let bytesRead = 0;
+  let reported = 0;
+  for await (const chunk of source) {
+    bytesRead += chunk.length;
+    if (onProgress !== undefined && bytesRead - reported >= PROGRESS_EVERY) {
+      reported = bytesRead;
+      onProgress({ file, bytesRead, ...(totalBytes === undefined ? {} : { totalBytes }) });
+    }
+    yield chunk;
+  }
+  onProgress?.({ file, bytesRead, ...(totalBytes === undefined ? {} : { totalBytes }) });
+}
+
+async function* readOneInput(
+  ctx: FileContext,
+  source: ByteStream,
+  totalBytes: number | undefined,
+  options: ReadOptions,
+): AsyncGenerator<TraceRecord> {
+  ctx.stats.files++;
+  try {
+    yield* readStream(ctx, countBytes(source, ctx.file, totalBytes, options.onProgress), 0);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    // A corrupt compressed stream or a read failure part-way: keep what was read, say where it stopped.
+    const message = error instanceof Error ? error.message : String(error);
+    badLine(
+      ctx,
+      ctx.line + 1,
+      `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of the file was not read`,
+    );
+  }
+}
+
+/**
+ * Stream records from files, folders (every file inside, sorted by name) and '-' (stdin). Formats are
+ * detected from content. Fills `stats` as it goes. Throws InputError when an input cannot be read at all
+ * (missing, unreadable, unknown format); bad lines are reported into stats.problems, never thrown.
+ */
+export async function* readTraceInputs(
+  inputs: readonly string[],
+  stats: ReadStats,
+  options: ReadOptions = {},
+): AsyncGenerator<TraceRecord> {
+  const builder = createTraceRecordBuilder(stats);
+  for (const input of inputs) {
+    if (input === '-') {
+      const stdin = options.stdin ?? process.stdin;
+      const ctx: FileContext = { file: '-', named: true, stats, builder, line: 0 };
+      yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options);
+      continue;
+    }
+    for (const file of await listInputFiles(input)) {
+      let handle;
+      try {
+        handle = await open(file.path, 'r');
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        throw new InputError(
+          code === 'EACCES' || code === 'EPERM'
+            ? `${file.path}: permission denied. Make it readable for this user, or copy it.`
+            : `${file.path}: cannot be opened (${error instanceof Error ? error.message : String(error)}).`,
+          input,
+        );
+      }
+      let totalBytes: number | undefined;
+      try {
+        const info = await handle.stat();
+        if (info.isFile()) totalBytes = info.size;
+      } catch {
+        // Size is only for progress.
+      }
+      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
+      const stream = handle.createReadStream({ highWaterMark: 1024 * 1024 });
+      try {
+        yield* readOneInput(ctx, toByteStream(stream), totalBytes, options);
+      } finally {
+        stream.destroy();
+      }
+    }
+  }
+}
