@@ -78,8 +78,11 @@ export interface DemoRunSummary {
   readonly misroutes: number;
   /** Lines (export requests) written. */
   readonly lines: number;
-  /** The first conversation with a misrouted turn, for `routescope explain`. */
-  readonly misroutedConversationId?: string;
+  /**
+   * The conversation to suggest to `routescope explain`: the first whose misrouted turn was a near-tie with
+   * the right skill among the tied pair (the case explain is for), else the first with any misroute.
+   */
+  readonly explainConversationId?: string;
 }
 
 /** Run every conversation through the instrumented router and write the trace file. */
@@ -109,7 +112,8 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
 
   let decisions = 0;
   let misroutes = 0;
-  let misroutedConversationId: string | undefined;
+  let firstMisrouted: string | undefined;
+  let firstTieMisrouted: string | undefined;
   const conversations = config.conversations ?? DEMO_CONVERSATIONS;
   try {
     for (const conv of conversations) {
@@ -118,7 +122,8 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
       const result = await handleConversation(conv, router, tracer, provider);
       decisions += result.decisions;
       misroutes += result.misroutes;
-      if (result.misroutes > 0) misroutedConversationId ??= conv.id;
+      if (result.misroutes > 0) firstMisrouted ??= conv.id;
+      if (result.tieMisroutes > 0) firstTieMisrouted ??= conv.id;
     }
   } finally {
     await provider.shutdown();
@@ -130,7 +135,8 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
     misroutes,
     lines: exporter.linesWritten,
   };
-  return misroutedConversationId === undefined ? summary : { ...summary, misroutedConversationId };
+  const explainConversationId = firstTieMisrouted ?? firstMisrouted;
+  return explainConversationId === undefined ? summary : { ...summary, explainConversationId };
 }
 
 interface PreparedRouter {
@@ -162,7 +168,7 @@ async function handleConversation(
   prepared: PreparedRouter,
   tracer: Tracer,
   provider: BasicTracerProvider,
-): Promise<{ decisions: number; misroutes: number }> {
+): Promise<{ decisions: number; misroutes: number; tieMisroutes: number }> {
   const { router, scorer, policy, decide, current } = prepared;
   const ids = { conversationId: conv.id, agentName: DEMO_AGENT_NAME };
   const root = tracer.startSpan(`invoke_agent ${DEMO_AGENT_NAME}`, {
@@ -175,6 +181,7 @@ async function handleConversation(
     },
   });
   let misroutes = 0;
+  let tieMisroutes = 0;
   await context.with(trace.setSpan(context.active(), root), async () => {
     let incumbent: string | undefined;
     for (const [index, turn] of conv.turns.entries()) {
@@ -192,6 +199,9 @@ async function handleConversation(
       await answerTurn(tracer, skill, turn.text, index);
       if (skill !== turn.expected) {
         misroutes++;
+        const tied = [verdict.ranked[0]?.id, verdict.runnerUp?.id];
+        if (!verdict.decisive && verdict.runnerUp !== undefined && tied.includes(turn.expected))
+          tieMisroutes++;
         if (routingSpan !== undefined) {
           markMisrouted(
             { traceId: routingSpan.traceId, spanId: routingSpan.spanId },
@@ -204,7 +214,7 @@ async function handleConversation(
     }
   });
   root.end();
-  return { decisions: conv.turns.length, misroutes };
+  return { decisions: conv.turns.length, misroutes, tieMisroutes };
 }
 
 /**
