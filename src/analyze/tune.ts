@@ -1,0 +1,529 @@
+/**
+ * tune — sweep the near-tie margin (and a floor for floorless scorers) over recorded decisions and recommend
+ * the margin that meets a target menu rate or near-tie rate.
+ *
+ * It tunes RATES, not accuracy: without labels nobody can say which margin routes better, only how often each
+ * margin would have asked the user (a menu) or kept the incumbent by ambiguity. When the traces carry misroute
+ * marks it also reports how many known misroutes each margin would have caught as a menu. The sweep is exact
+ * without replaying every decision at every margin: a margin only decides whether a decision ties (gap <
+ * margin), so each decision is replayed twice (margin 0: its decisive verdict; margin ∞: its tie verdict) and
+ * counted in the grid bin its gap falls in. The floor sweep replays a bounded sample per floorless scorer.
+ * Memory: the grid, capped samples and a capped window of recent decisions to join late misroute marks to.
+ * Pure. No I/O.
+ */
+import type { Tier2VerdictKind } from '../policy/types.js';
+import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../trace/types.js';
+import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
+import { replayDecision } from './replayDecision.js';
+import {
+  createVerdictCounts,
+  isFloorless,
+  isRecordedNearTie,
+  rateOf,
+  type VerdictCounts,
+} from './verdictCounts.js';
+
+/** What to sweep and what to aim for. */
+export interface TuneConfig {
+  /** Recommend the widest margin whose menu rate stays at or below this share. */
+  readonly targetMenuRate?: number;
+  /** Recommend the widest margin whose near-tie rate stays at or below this share. */
+  readonly targetNearTieRate?: number;
+  /** First margin swept. @default 0 */
+  readonly from: number;
+  /** Last margin swept. @default 0.5 */
+  readonly to: number;
+  /** Sweep step. @default 0.01 */
+  readonly step: number;
+  /** Which decisions to tune on. @default {} (all) */
+  readonly where: DecisionFilter;
+  /** Decisions sampled per floorless scorer for the floor sweep. @default 2000 */
+  readonly floorSample: number;
+  /** Shares of a floorless scorer's decisions the swept floors would make `unmatched`. */
+  readonly floorShares: readonly number[];
+  /** Recent decisions kept to join misroute marks that arrive on feedback spans. @default 200000 */
+  readonly joinWindow: number;
+}
+
+/** The defaults `resolveTuneConfig` fills in. */
+export const DEFAULT_TUNE_CONFIG: TuneConfig = Object.freeze({
+  from: 0,
+  to: 0.5,
+  step: 0.01,
+  where: {},
+  floorSample: 2000,
+  floorShares: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5],
+  joinWindow: 200_000,
+});
+
+/** The most margins one sweep may have. */
+export const MAX_SWEEP_POINTS = 10_001;
+
+/** Fill a partial config against the defaults; throws RangeError on a sweep or target that cannot work. */
+export function resolveTuneConfig(config: Partial<TuneConfig> = {}): TuneConfig {
+  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+  const cfg: TuneConfig = { ...DEFAULT_TUNE_CONFIG, ...defined };
+  if (!Number.isFinite(cfg.from) || !Number.isFinite(cfg.to) || cfg.from < 0 || cfg.to < cfg.from) {
+    throw new RangeError(`tune: the sweep needs 0 <= from <= to, got from ${cfg.from}, to ${cfg.to}`);
+  }
+  if (!(cfg.step > 0) || (cfg.to - cfg.from) / cfg.step + 1 > MAX_SWEEP_POINTS) {
+    throw new RangeError(
+      `tune: step must be > 0 and give at most ${MAX_SWEEP_POINTS} margins, got ${cfg.step}`,
+    );
+  }
+  for (const [name, v] of [
+    ['target menu rate', cfg.targetMenuRate],
+    ['target near-tie rate', cfg.targetNearTieRate],
+  ] as const) {
+    if (v !== undefined && !(v >= 0 && v <= 1))
+      throw new RangeError(`tune: ${name} must be within 0..1, got ${v}`);
+  }
+  return cfg;
+}
+
+/** The margins a sweep visits, rounded so that 0.1 + 0.2 prints as 0.3. */
+export function sweepMargins(cfg: Pick<TuneConfig, 'from' | 'to' | 'step'>): number[] {
+  const out: number[] = [];
+  const n = Math.floor((cfg.to - cfg.from) / cfg.step + 1e-9);
+  for (let k = 0; k <= n; k++) out.push(Number((cfg.from + k * cfg.step).toFixed(10)));
+  return out;
+}
+
+/** One point of the curve. */
+export interface TunePoint {
+  readonly margin: number;
+  readonly verdicts: VerdictCounts;
+  readonly nearTies: number;
+  readonly nearTieRate: number;
+  readonly menuRate: number;
+  readonly moveRate: number;
+  readonly stayRate: number;
+  /** Known misroutes this margin would have turned into a menu (present when marks exist). */
+  readonly misroutesCaught?: number;
+}
+
+/** The recommended margin and why. */
+export interface TuneRecommendation {
+  readonly margin: number;
+  /** True when the margin meets every target; false = not even the narrowest swept margin does. */
+  readonly meets: boolean;
+  readonly reason: string;
+  readonly point: TunePoint;
+}
+
+/** What the misroute marks say about the recommendation. */
+export interface MisrouteCatch {
+  /** Decisions marked misrouted (by an event on their span or a feedback span joined by trace). */
+  readonly known: number;
+  /** Feedback marks whose trace held no decision in the input (or one too old to join). */
+  readonly unjoined: number;
+  /** Of `known`, recorded as a menu. */
+  readonly caughtRecorded: number;
+  readonly shareRecorded: number;
+  /** Of `known`, a menu under the recommended margin (absent without a recommendation). */
+  readonly caughtRecommended?: number;
+  readonly shareRecommended?: number;
+}
+
+/** The floor sweep for one floorless router/scorer. */
+export interface FloorSweep {
+  readonly router: string | null;
+  readonly scorer: string | null;
+  readonly decisions: number;
+  /** Decisions replayed (a uniform sample when `decisions` is larger). */
+  readonly sampled: number;
+  readonly rows: readonly {
+    readonly share: number;
+    readonly floor: number;
+    readonly unmatchedRate: number;
+    readonly nearTieRate: number;
+    readonly menuRate: number;
+  }[];
+}
+
+/** The tune report. */
+export interface TuneReport {
+  readonly kind: 'tune';
+  /** Always says that rates are tuned, not accuracy. */
+  readonly caveat: string;
+  readonly targets: { readonly menuRate?: number; readonly nearTieRate?: number };
+  readonly where: DecisionFilter;
+  readonly selection: string;
+  readonly excluded: number;
+  readonly undecidable: number;
+  /** Decisions swept. */
+  readonly decisions: number;
+  /** The recorded rates, for comparison. */
+  readonly recorded: {
+    readonly verdicts: VerdictCounts;
+    readonly nearTies: number;
+    readonly nearTieRate: number;
+    readonly menuRate: number;
+    /** Recorded margins, most decisions first (at most 5). */
+    readonly margins: readonly { readonly margin: number; readonly decisions: number }[];
+  };
+  readonly sweep: { readonly from: number; readonly to: number; readonly step: number };
+  readonly curve: readonly TunePoint[];
+  readonly recommendation?: TuneRecommendation;
+  readonly misroutes?: MisrouteCatch;
+  readonly floors: readonly FloorSweep[];
+}
+
+/** A streaming sweep: feed records, then `finish()` once. */
+export interface TuneAnalysis {
+  add(record: TraceRecord): void;
+  finish(): TuneReport;
+}
+
+/** The sentence every tune output carries. */
+export const TUNE_CAVEAT =
+  'tune sets rates, not accuracy: it shows how often each margin would have tied, offered a menu or moved — ' +
+  'not which margin routes correctly.';
+
+/** A decision reduced to what the sweep needs: its verdict when decisive, when tied, and its gap bin. */
+interface Swept {
+  readonly decisive: Tier2VerdictKind;
+  readonly tied: Tier2VerdictKind;
+  /** First grid index whose margin exceeds the gap (the decision ties from there on); grid length = never. */
+  readonly bin: number;
+}
+
+const MAX_FLOORLESS_SCORERS = 50;
+const MAX_MARKED_TRACES = 100_000;
+
+/** Start a streaming sweep. */
+export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalysis {
+  const cfg = resolveTuneConfig(config);
+  const margins = sweepMargins(cfg);
+  const K = margins.length;
+  // counts[decisive][tied][bin]; bin K = never ties within the sweep.
+  const counts = new Map<string, number[]>();
+  const recorded = createVerdictCounts();
+  const recordedMargins = new Map<number, number>();
+  let recordedNearTies = 0;
+  let decisions = 0;
+  let excluded = 0;
+  let undecidable = 0;
+  let finished = false;
+
+  // Misroute joins.
+  const marked: Swept[] = [];
+  const markedRecordedMenu = { n: 0 };
+  const markedKeys = new Set<string>();
+  const recent = new Map<string, { spanId: string; swept: Swept; recordedMenu: boolean }[]>();
+  let recentSize = 0;
+  const pendingMarks = new Map<string, Set<string>>();
+  let markCount = 0;
+
+  // Floor sweep samples.
+  const samples = new Map<
+    string,
+    { router: string | null; scorer: string | null; seen: number; kept: DecisionRecord[] }
+  >();
+  let rngState = 0x2545f491;
+  const random = (): number => {
+    rngState = (rngState + 0x6d2b79f5) >>> 0;
+    let t = rngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  const markDecision = (traceId: string, spanId: string, swept: Swept, recordedMenu: boolean): void => {
+    const key = `${traceId}/${spanId}`;
+    if (markedKeys.has(key)) return;
+    markedKeys.add(key);
+    marked.push(swept);
+    if (recordedMenu) markedRecordedMenu.n++;
+  };
+
+  /** Join the marks of a trace to its recent decisions: the marked span if named, else every decision. */
+  const resolveMarks = (traceId: string): boolean => {
+    const parents = pendingMarks.get(traceId);
+    const held = recent.get(traceId);
+    if (parents === undefined || held === undefined) return false;
+    const named = held.filter((h) => parents.has(h.spanId));
+    for (const h of named.length > 0 ? named : held) markDecision(traceId, h.spanId, h.swept, h.recordedMenu);
+    pendingMarks.delete(traceId);
+    return true;
+  };
+
+  const addMark = (m: MisrouteRecord): void => {
+    let parents = pendingMarks.get(m.traceId);
+    if (parents === undefined) {
+      if (pendingMarks.size >= MAX_MARKED_TRACES) return;
+      parents = new Set();
+      pendingMarks.set(m.traceId, parents);
+    }
+    markCount++;
+    parents.add(m.parentSpanId ?? '');
+    resolveMarks(m.traceId);
+  };
+
+  const sweep = (d: DecisionRecord): Swept | undefined => {
+    const atZero = replayDecision(d, { nearTieMargin: 0 });
+    const atInf = replayDecision(d, { nearTieMargin: Infinity });
+    if (atZero.kind !== 'replayed' || atInf.kind !== 'replayed') return undefined;
+    if (!atInf.nearTie) return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
+    const gap = atZero.runnerUp?.gap;
+    if (gap === undefined || Number.isNaN(gap)) return undefined;
+    return { decisive: atZero.verdict, tied: atInf.verdict, bin: firstAbove(margins, gap) };
+  };
+
+  const sample = (d: DecisionRecord): void => {
+    const key = JSON.stringify([d.router ?? null, d.scorer ?? null]);
+    let s = samples.get(key);
+    if (s === undefined) {
+      if (samples.size >= MAX_FLOORLESS_SCORERS) return;
+      s = { router: d.router ?? null, scorer: d.scorer ?? null, seen: 0, kept: [] };
+      samples.set(key, s);
+    }
+    s.seen++;
+    if (s.kept.length < cfg.floorSample) s.kept.push(d);
+    else {
+      const j = Math.floor(random() * s.seen);
+      if (j < cfg.floorSample) s.kept[j] = d;
+    }
+  };
+
+  const addDecision = (d: DecisionRecord): void => {
+    if (!matchesFilter(d, cfg.where)) {
+      excluded++;
+      return;
+    }
+    const swept = sweep(d);
+    if (swept === undefined) {
+      undecidable++;
+      return;
+    }
+    decisions++;
+    recorded[d.verdict]++;
+    if (isRecordedNearTie(d)) recordedNearTies++;
+    recordedMargins.set(d.policy.nearTieMargin, (recordedMargins.get(d.policy.nearTieMargin) ?? 0) + 1);
+    const key = `${swept.decisive}/${swept.tied}`;
+    let bins = counts.get(key);
+    if (bins === undefined) {
+      bins = new Array<number>(K + 1).fill(0);
+      counts.set(key, bins);
+    }
+    bins[swept.bin]!++;
+    if (isFloorless(d)) sample(d);
+
+    const recordedMenu = d.verdict === 'menu';
+    if (d.misroutes.length > 0) markDecision(d.traceId, d.spanId, swept, recordedMenu);
+    let held = recent.get(d.traceId);
+    if (held === undefined) {
+      held = [];
+      recent.set(d.traceId, held);
+    }
+    held.push({ spanId: d.spanId, swept, recordedMenu });
+    recentSize++;
+    if (pendingMarks.has(d.traceId)) resolveMarks(d.traceId);
+    while (recentSize > cfg.joinWindow) {
+      const oldest = recent.keys().next();
+      if (oldest.done === true) break;
+      recentSize -= recent.get(oldest.value)!.length;
+      recent.delete(oldest.value);
+    }
+  };
+
+  return {
+    add(record: TraceRecord): void {
+      if (finished) throw new Error('tune: add() after finish()');
+      if (record.kind === 'decision') addDecision(record);
+      else if (record.kind === 'misroute') addMark(record);
+    },
+    finish(): TuneReport {
+      if (finished) throw new Error('tune: finish() called twice');
+      finished = true;
+      for (const traceId of [...pendingMarks.keys()]) resolveMarks(traceId);
+      let unjoined = 0;
+      for (const parents of pendingMarks.values()) unjoined += parents.size;
+
+      const hasMarks = marked.length > 0 || markCount > 0;
+      const curve = buildCurve(margins, counts, decisions, hasMarks ? marked : undefined);
+      const recommendation = recommend(curve, cfg);
+      const misroutes = hasMarks
+        ? summarizeMisroutes(marked, markedRecordedMenu.n, unjoined, recommendation, margins)
+        : undefined;
+      const marginsSorted = [...recordedMargins]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, 5)
+        .map(([margin, n]) => ({ margin, decisions: n }));
+      return {
+        kind: 'tune',
+        caveat: TUNE_CAVEAT,
+        targets: {
+          ...(cfg.targetMenuRate === undefined ? {} : { menuRate: cfg.targetMenuRate }),
+          ...(cfg.targetNearTieRate === undefined ? {} : { nearTieRate: cfg.targetNearTieRate }),
+        },
+        where: cfg.where,
+        selection: describeFilter(cfg.where),
+        excluded,
+        undecidable,
+        decisions,
+        recorded: {
+          verdicts: { ...recorded },
+          nearTies: recordedNearTies,
+          nearTieRate: rateOf(recordedNearTies, decisions),
+          menuRate: rateOf(recorded.menu, decisions),
+          margins: marginsSorted,
+        },
+        sweep: { from: cfg.from, to: cfg.to, step: cfg.step },
+        curve,
+        ...(recommendation === undefined ? {} : { recommendation }),
+        ...(misroutes === undefined ? {} : { misroutes }),
+        floors: [...samples.values()]
+          .sort((a, b) => b.seen - a.seen)
+          .map((s) => sweepFloors(s, cfg.floorShares)),
+      };
+    },
+  };
+}
+
+/** Sweep a finite collection of records (the streaming analysis, run to the end). */
+export function tuneMargins(records: Iterable<TraceRecord>, config: Partial<TuneConfig> = {}): TuneReport {
+  const analysis = createTuneAnalysis(config);
+  for (const r of records) analysis.add(r);
+  return analysis.finish();
+}
+
+/** The first index whose margin is strictly above `gap` (a gap ties under margin m iff gap < m). */
+function firstAbove(margins: readonly number[], gap: number): number {
+  let lo = 0;
+  let hi = margins.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (margins[mid]! > gap) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function buildCurve(
+  margins: readonly number[],
+  counts: ReadonlyMap<string, number[]>,
+  decisions: number,
+  marked: readonly Swept[] | undefined,
+): TunePoint[] {
+  const totals = new Map<string, number>();
+  for (const [key, bins] of counts)
+    totals.set(
+      key,
+      bins.reduce((a, b) => a + b, 0),
+    );
+  const running = new Map<string, number>([...counts.keys()].map((k) => [k, 0]));
+  return margins.map((margin, k) => {
+    const verdicts = createVerdictCounts();
+    let nearTies = 0;
+    for (const [key, bins] of counts) {
+      // Bin K (never ties within the sweep) is never reached here, since k < K.
+      const tied = running.get(key)! + bins[k]!;
+      running.set(key, tied);
+      const [decisive, tiedKind] = key.split('/') as [Tier2VerdictKind, Tier2VerdictKind];
+      verdicts[tiedKind] += tied;
+      verdicts[decisive] += totals.get(key)! - tied;
+      nearTies += tied;
+    }
+    const point: TunePoint = {
+      margin,
+      verdicts,
+      nearTies,
+      nearTieRate: rateOf(nearTies, decisions),
+      menuRate: rateOf(verdicts.menu, decisions),
+      moveRate: rateOf(verdicts.move, decisions),
+      stayRate: rateOf(verdicts.stay, decisions),
+      ...(marked === undefined
+        ? {}
+        : { misroutesCaught: marked.filter((m) => m.bin <= k && m.tied === 'menu').length }),
+    };
+    return point;
+  });
+}
+
+function recommend(curve: readonly TunePoint[], cfg: TuneConfig): TuneRecommendation | undefined {
+  const tm = cfg.targetMenuRate;
+  const tn = cfg.targetNearTieRate;
+  if (tm === undefined && tn === undefined) return undefined;
+  const meets = (p: TunePoint): boolean =>
+    (tm === undefined || p.menuRate <= tm) && (tn === undefined || p.nearTieRate <= tn);
+  const target = [
+    tm === undefined ? undefined : `menu rate <= ${tm}`,
+    tn === undefined ? undefined : `near-tie rate <= ${tn}`,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' and ');
+  let best: TunePoint | undefined;
+  for (const p of curve) if (meets(p)) best = p;
+  if (best === undefined) {
+    const first = curve[0]!;
+    return {
+      margin: first.margin,
+      meets: false,
+      reason: `no swept margin meets ${target}; the narrowest, ${first.margin}, comes closest`,
+      point: first,
+    };
+  }
+  const last = curve[curve.length - 1]!;
+  const reason =
+    best === last
+      ? `the widest swept margin meets ${target}; a wider sweep (--to) may allow more`
+      : `the widest margin that meets ${target}; one step wider would not`;
+  return { margin: best.margin, meets: true, reason, point: best };
+}
+
+function summarizeMisroutes(
+  marked: readonly Swept[],
+  caughtRecorded: number,
+  unjoined: number,
+  rec: TuneRecommendation | undefined,
+  margins: readonly number[],
+): MisrouteCatch {
+  const known = marked.length;
+  const base = {
+    known,
+    unjoined,
+    caughtRecorded,
+    shareRecorded: rateOf(caughtRecorded, known),
+  };
+  if (rec === undefined) return base;
+  const k = margins.indexOf(rec.margin);
+  const caught = marked.filter((m) => m.bin <= k && m.tied === 'menu').length;
+  return { ...base, caughtRecommended: caught, shareRecommended: rateOf(caught, known) };
+}
+
+function sweepFloors(
+  s: { router: string | null; scorer: string | null; seen: number; kept: readonly DecisionRecord[] },
+  shares: readonly number[],
+): FloorSweep {
+  const tops = s.kept
+    .map((d) => d.ranked.find((c) => Number.isFinite(c.score))?.score)
+    .filter((v): v is number => v !== undefined)
+    .sort((a, b) => a - b);
+  const rows: FloorSweep['rows'][number][] = [];
+  const seenFloors = new Set<number>();
+  for (const share of shares) {
+    if (tops.length === 0) break;
+    const floor = tops[Math.min(tops.length - 1, Math.max(0, Math.ceil(share * tops.length) - 1))]!;
+    if (seenFloors.has(floor)) continue;
+    seenFloors.add(floor);
+    const v = createVerdictCounts();
+    let nearTies = 0;
+    let n = 0;
+    for (const d of s.kept) {
+      const o = replayDecision(d, { floor });
+      if (o.kind !== 'replayed') continue;
+      n++;
+      v[o.verdict]++;
+      if (o.nearTie) nearTies++;
+    }
+    rows.push({
+      share,
+      floor,
+      unmatchedRate: rateOf(v.unmatched, n),
+      nearTieRate: rateOf(nearTies, n),
+      menuRate: rateOf(v.menu, n),
+    });
+  }
+  return { router: s.router, scorer: s.scorer, decisions: s.seen, sampled: s.kept.length, rows };
+}
