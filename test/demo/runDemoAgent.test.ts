@@ -1,0 +1,156 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONVERSATIONS } from '../../src/demo/demoConversations.js';
+import { runDemoAgent, resolveTurn } from '../../src/demo/runDemoAgent.js';
+import type { DemoRunSummary } from '../../src/demo/runDemoAgent.js';
+import { decideTier2, DEFAULT_ROUTING_POLICY } from '../../src/policy/routingPolicy.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import type { DecisionRecord, ReadStats, TraceRecord } from '../../src/trace/types.js';
+
+let dir: string;
+let first: DemoRunSummary;
+let second: DemoRunSummary;
+let records: TraceRecord[];
+let stats: ReadStats;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'routescope-demo-'));
+  first = await runDemoAgent({ path: join(dir, 'a.jsonl') });
+  second = await runDemoAgent({ path: join(dir, 'b.jsonl') });
+  stats = createReadStats();
+  records = [];
+  for await (const r of readTraceInputs([first.file], stats)) records.push(r);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const decisions = () => records.filter((r): r is DecisionRecord => r.kind === 'decision');
+const turnCount = DEMO_CONVERSATIONS.reduce((n, c) => n + c.turns.length, 0);
+
+describe('the demo trace file', () => {
+  it('reads with zero problems, one decision per routed turn', () => {
+    expect(stats.problems).toEqual([]);
+    expect(first.decisions).toBe(turnCount);
+    expect(decisions().length).toBe(turnCount);
+    expect(records.filter((r) => r.kind === 'turn').length).toBe(turnCount);
+    expect(stats.nonRoutingSpans).toBeGreaterThan(0);
+  });
+
+  it('carries one misroute mark per turn the reviewer labels disagree with', () => {
+    expect(first.misroutes).toBeGreaterThan(0);
+    expect(records.filter((r) => r.kind === 'misroute').length).toBe(first.misroutes);
+    expect(first.explainConversationId).toBeDefined();
+    const suggested = decisions().filter((d) => d.conversationId === first.explainConversationId);
+    // Each mark is a feedback span, child of the routing span it marks.
+    const marked = new Set(records.filter((r) => r.kind === 'misroute').map((r) => r.parentSpanId));
+    expect(suggested.some((d) => d.nearTie && marked.has(d.spanId))).toBe(true);
+  });
+
+  it('every decision knows its router, scorer, conversation and agent; one trace per conversation', () => {
+    const traces = new Map<string, Set<string>>();
+    for (const d of decisions()) {
+      expect(d.router).toBeDefined();
+      expect(d.scorer).toBeDefined();
+      expect(d.agentName).toBe('support-desk-agent');
+      expect(d.service).toBe('acme-support');
+      expect(d.parentSpanId).toBeDefined();
+      const ids = traces.get(d.conversationId!) ?? new Set<string>();
+      ids.add(d.traceId);
+      traces.set(d.conversationId!, ids);
+    }
+    expect(traces.size).toBe(DEMO_CONVERSATIONS.length);
+    for (const ids of traces.values()) expect(ids.size).toBe(1);
+  });
+
+  it('the embedding router judged with no floor; the others declared one', () => {
+    const floorless = new Set(
+      decisions()
+        .filter((d) => !d.floorDeclared)
+        .map((d) => `${d.router}/${d.scorer}`),
+    );
+    expect([...floorless]).toEqual(['support-desk/embedding']);
+  });
+
+  it('near-ties come out of the text at a realistic rate, between different overlapping skills', () => {
+    const ties = decisions().filter((d) => d.nearTie);
+    const rate = ties.length / decisions().length;
+    expect(rate).toBeGreaterThanOrEqual(0.05);
+    expect(rate).toBeLessThanOrEqual(0.3);
+    const pairs = new Set(ties.map((d) => [d.ranked[0]!.id, d.runnerUp!.id].sort().join('|')));
+    expect(pairs.size).toBeGreaterThan(3);
+    expect(ties.some((d) => d.scorer === 'keyword')).toBe(true);
+    expect(ties.some((d) => d.scorer === 'embedding')).toBe(true);
+    expect(ties.some((d) => d.scorer === 'llm-classifier')).toBe(false);
+  });
+
+  it('records no user text', () => {
+    const file = readFileSync(first.file, 'utf8');
+    for (const c of DEMO_CONVERSATIONS) {
+      for (const t of c.turns) {
+        // A whole message as a string value anywhere, or any longer message even as a substring.
+        expect(file.includes(JSON.stringify(t.text)), t.text).toBe(false);
+        if (t.text.length > 12) expect(file.includes(t.text), t.text).toBe(false);
+      }
+    }
+  });
+
+  it('two runs write the same file apart from timestamps', () => {
+    const normalize = (path: string) =>
+      readFileSync(path, 'utf8').replace(/"(start|end)?[tT]imeUnixNano":("\d+"|\d+)/g, '"$1TimeUnixNano":0');
+    expect(second.decisions).toBe(first.decisions);
+    expect(second.lines).toBe(first.lines);
+    expect(normalize(second.file)).toBe(normalize(first.file));
+  });
+});
+
+describe('resolveTurn (the simulated loop)', () => {
+  const policy = { ...DEFAULT_ROUTING_POLICY, nearTieMargin: 0.15 };
+  it('move and stay are taken as they are', () => {
+    const move = decideTier2(
+      [
+        { id: 'a', score: 3 },
+        { id: 'b', score: 0 },
+      ],
+      'b',
+      policy,
+    );
+    expect(resolveTurn(move, 'b', 'b', ['a', 'b'])).toEqual({
+      route: { by: 'intent', from: 'b', to: 'a' },
+      skill: 'a',
+    });
+    const stay = decideTier2(
+      [
+        { id: 'a', score: 0.5 },
+        { id: 'b', score: 0.49 },
+      ],
+      'b',
+      policy,
+    );
+    expect(resolveTurn(stay, 'b', 'a', ['a', 'b']).skill).toBe('b');
+  });
+  it('a menu goes to the picker: the labelled skill when offered, else the first entry', () => {
+    const menu = decideTier2(
+      [
+        { id: 'a', score: 0.5 },
+        { id: 'b', score: 0.49 },
+        { id: 'c', score: 0 },
+      ],
+      undefined,
+      policy,
+    );
+    expect(resolveTurn(menu, undefined, 'b', ['a', 'b', 'c'])).toEqual({
+      route: { by: 'decider', to: 'b' },
+      skill: 'b',
+      picked: 'b',
+    });
+    expect(resolveTurn(menu, undefined, 'c', ['a', 'b', 'c']).skill).toBe('a');
+  });
+  it('unmatched offers every visible skill', () => {
+    const none = decideTier2([{ id: 'a', score: 0 }], undefined, policy, { floor: 0 });
+    expect(resolveTurn(none, undefined, 'c', ['a', 'b', 'c']).skill).toBe('c');
+  });
+});
