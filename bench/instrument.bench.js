@@ -1,0 +1,176 @@
+// bench/instrument.bench.js — what the tier-2 instrumentation costs, in ns per call, on 8 and 64 candidates.
+//
+// raw decideTier2 · wrapped with no SDK registered (the API's no-op tracer) · wrapped with the real SDK, a
+// BatchSpanProcessor and an exporter that discards · a bare SDK span carrying the same attributes and doing no
+// routing work. Ratios: wrapped-no-SDK ÷ raw (target <= 1.05) and wrapped-SDK ÷ bare span. Rounds of the four
+// cases are interleaved (order rotating) so a machine whose load drifts skews them alike; each figure is the
+// median over rounds after a warm-up, each ratio the median of per-round ratios. Calls run in chunks with a
+// yield between them so the batch processor exports as it would in a server. Prints figures, asserts nothing.
+import { setImmediate as yieldTurn } from 'node:timers/promises';
+import { SpanKind } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { decideTier2, instrumentDecideTier2, SPAN_ROUTING_TIER2 } from '../dist/index.js';
+
+const CHUNK = 256;
+const ROUNDS = 9;
+const ROUND_MS = 80;
+const INPUT_VARIANTS = 256;
+const MASK = INPUT_VARIANTS - 1;
+
+/** Deterministic inputs (mulberry32), so runs compare. */
+function makeInputs(candidates, seed) {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const policy = { nearTieMargin: 0.15, menuSize: 3 };
+  const scorer = { floor: 0 };
+  return Array.from({ length: INPUT_VARIANTS }, () => {
+    const scores = Array.from({ length: candidates }, (_, i) => ({
+      id: `skill-${i}`,
+      score: random() * 2 - 0.5,
+    }));
+    const incumbentId = random() < 0.5 ? undefined : `skill-${Math.floor(random() * candidates)}`;
+    return { scores, incumbentId, policy, scorer };
+  });
+}
+
+/** An exporter that drops everything, counting what it was given. */
+function discardingExporter() {
+  const exporter = {
+    spans: 0,
+    export(spans, done) {
+      exporter.spans += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+    forceFlush: () => Promise.resolve(),
+  };
+  return exporter;
+}
+
+/** The attributes one wrapped call puts on its span, captured once for the bare-span baseline. */
+function captureAttributes(input) {
+  let captured;
+  const provider = new BasicTracerProvider({
+    spanProcessors: [
+      new SimpleSpanProcessor({
+        export(spans, done) {
+          captured = spans[0].attributes;
+          done({ code: 0 });
+        },
+        shutdown: () => Promise.resolve(),
+      }),
+    ],
+  });
+  instrumentDecideTier2(decideTier2, { tracerProvider: provider })(
+    input.scores,
+    input.incumbentId,
+    input.policy,
+    input.scorer,
+  );
+  return captured;
+}
+
+// One loop per case, each compiled from its own source text so its call site sees one target only: a shared
+// loop would turn polymorphic after the first case and handicap the ones measured after it.
+const state = { cursor: 0, sink: 0 };
+function makeLoop(target) {
+  return new Function(
+    'target',
+    'CHUNK',
+    'MASK',
+    'state',
+    `return function loop(inputs) {
+       for (let i = 0; i < CHUNK; i++) {
+         const x = inputs[state.cursor++ & MASK];
+         state.sink ^= target(x.scores, x.incumbentId, x.policy, x.scorer).ranked.length;
+       }
+     };`,
+  )(target, CHUNK, MASK, state);
+}
+function makeLoopBare(tracer, attrs) {
+  const options = { kind: SpanKind.INTERNAL };
+  return function loopBare() {
+    for (let i = 0; i < CHUNK; i++) {
+      const span = tracer.startSpan(SPAN_ROUTING_TIER2, options);
+      span.setAttributes(attrs);
+      span.end();
+    }
+  };
+}
+
+/** ns per call of `loop` over chunks until `ms` of measured time has passed. */
+async function round(loop, inputs, ms) {
+  let ns = 0n;
+  let calls = 0;
+  while (ns < BigInt(ms) * 1_000_000n) {
+    const t0 = process.hrtime.bigint();
+    loop(inputs);
+    ns += process.hrtime.bigint() - t0;
+    calls += CHUNK;
+    await yieldTurn();
+  }
+  return Number(ns) / calls;
+}
+
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function benchCandidates(candidates) {
+  const inputs = makeInputs(candidates, 0x5eed + candidates);
+  const exporter = discardingExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const attrs = captureAttributes(inputs[0]);
+  const cases = {
+    raw: makeLoop(decideTier2),
+    noSdk: makeLoop(instrumentDecideTier2(decideTier2)),
+    sdk: makeLoop(instrumentDecideTier2(decideTier2, { tracerProvider: provider })),
+    bare: makeLoopBare(provider.getTracer('bench-bare'), attrs),
+  };
+  const names = Object.keys(cases);
+  for (const name of names) await round(cases[name], inputs, 200);
+  const results = Object.fromEntries(names.map((name) => [name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(r + j) % names.length];
+      results[name].push(await round(cases[name], inputs, ROUND_MS));
+    }
+  }
+  await provider.forceFlush();
+  const exported = exporter.spans;
+  await provider.shutdown();
+  const perRound = (a, b) => median(results[a].map((x, i) => x / results[b][i]));
+  return {
+    candidates,
+    attributes: Object.keys(attrs).length,
+    raw: median(results.raw),
+    noSdk: median(results.noSdk),
+    sdk: median(results.sdk),
+    bare: median(results.bare),
+    noSdkOverRaw: perRound('noSdk', 'raw'),
+    sdkOverBare: perRound('sdk', 'bare'),
+    exported,
+  };
+}
+
+const col = (value, width) => String(value).padStart(width);
+console.log(
+  `node ${process.version}; ${ROUNDS} interleaved rounds of >=${ROUND_MS} ms per case, chunks of ${CHUNK} calls; ns per call`,
+);
+console.log(
+  `${col('cands', 5)}${col('attrs', 6)}${col('raw', 9)}${col('wrap-noSDK', 12)}${col('wrap-SDK', 10)}` +
+    `${col('bare span', 11)}${col('noSDK/raw', 11)}${col('SDK/bare', 10)}${col('exported', 10)}`,
+);
+for (const candidates of [8, 64]) {
+  const r = await benchCandidates(candidates);
+  console.log(
+    `${col(r.candidates, 5)}${col(r.attributes, 6)}${col(r.raw.toFixed(0), 9)}${col(r.noSdk.toFixed(0), 12)}` +
+      `${col(r.sdk.toFixed(0), 10)}${col(r.bare.toFixed(0), 11)}${col(r.noSdkOverRaw.toFixed(3), 11)}` +
+      `${col(r.sdkOverBare.toFixed(3), 10)}${col(r.exported, 10)}`,
+  );
+}
+if (state.sink === 0.5) console.log('');
