@@ -22,7 +22,7 @@ describe('escapeHtml', () => {
   });
 
   it('shows control characters as \\xNN', () => {
-    expect(escapeHtml('a\u0000b\u001bc\u2028')).toBe('a\\x00b\\x1bc\\u2028');
+    expect(escapeHtml('a\u0000b\u001bc\u2028\u202e')).toBe('a\\x00b\\x1bc\\u2028\\u202e');
   });
 
   it('no string can smuggle a tag, a quote or a raw control character through', () => {
