@@ -8,7 +8,7 @@
  * recorded only when asked, and then redacted first. Never throws; builds nothing for a span not recording.
  */
 import { SpanKind, trace } from '@opentelemetry/api';
-import type { Attributes, Span, SpanContext, SpanOptions } from '@opentelemetry/api';
+import type { Attributes, SpanContext, SpanOptions } from '@opentelemetry/api';
 import type { TurnRoute } from '../policy/types.js';
 import { addRoutingContext, putString } from './addRoutingContext.js';
 import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
