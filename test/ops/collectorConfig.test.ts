@@ -1,0 +1,348 @@
+/**
+ * The Collector configurations and the compose stack: they parse, their pipelines are wired to components they
+ * define, those components exist in the contrib distribution list kept in collector-config/components.json,
+ * and every routing name they mention is a key of src/instrument/semconv.ts. The stack itself cannot start on
+ * the CI machines (no Docker engine), so these checks are what keep it correct.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  KNOWN_ROUTING_NAMES,
+  asArray,
+  asRecord,
+  collectStrings,
+  readRepoText,
+  readRepoYaml,
+  repoPath,
+  routingNamesIn,
+} from './opsQueries.js';
+import {
+  ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_NEAR_TIE,
+  ATTR_ROUTING_VERDICT,
+  EVENT_ROUTING_MISROUTED,
+  SPAN_ROUTING_FEEDBACK,
+  SPAN_ROUTING_TIER2,
+} from '../../src/instrument/semconv.js';
+import {
+  RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
+  ROUTING_METRIC_ATTRIBUTE_KEYS,
+  SPANMETRICS_NAMESPACE,
+} from '../../src/instrument/metricNames.js';
+
+const COLLECTOR_CONFIGS = ['single.yaml', 'tail-sampling.yaml', 'scale-out.yaml'] as const;
+const KINDS = ['receivers', 'processors', 'exporters', 'connectors', 'extensions'] as const;
+type Kind = (typeof KINDS)[number];
+
+interface ComponentList {
+  source: { repository: string; file: string; commit: string; module_version: string };
+  types: Record<Kind, Record<string, string>>;
+  modules: Record<Kind, string[]>;
+}
+
+const components = JSON.parse(readRepoText('collector-config/components.json')) as ComponentList;
+
+function configOf(file: string): Record<string, unknown> {
+  return asRecord(readRepoYaml(`collector-config/${file}`), file);
+}
+
+/** Component ids of one kind a config defines (`type` or `type/name`). */
+function defined(config: Record<string, unknown>, kind: Kind): Set<string> {
+  const section = config[kind];
+  return new Set(section === undefined || section === null ? [] : Object.keys(asRecord(section, kind)));
+}
+
+const typeOf = (id: string): string => id.split('/')[0] ?? id;
+
+/** Problems with a config's wiring: undefined or unused components, connectors used on one side only. */
+function wiringProblems(config: Record<string, unknown>, file: string): string[] {
+  const problems: string[] = [];
+  const service = asRecord(config.service, `${file} service`);
+  const pipelines = asRecord(service.pipelines, `${file} service.pipelines`);
+  const receivers = defined(config, 'receivers');
+  const processors = defined(config, 'processors');
+  const exporters = defined(config, 'exporters');
+  const connectors = defined(config, 'connectors');
+  const extensions = defined(config, 'extensions');
+  const used = new Set<string>();
+  const connectorIn = new Set<string>();
+  const connectorOut = new Set<string>();
+  for (const [pipelineId, raw] of Object.entries(pipelines)) {
+    const signal = typeOf(pipelineId);
+    if (!['traces', 'metrics', 'logs'].includes(signal))
+      problems.push(`${file}: pipeline ${pipelineId}: unknown signal`);
+    const p = asRecord(raw, `${file} pipeline ${pipelineId}`);
+    for (const id of asArray(p.receivers, `${file} ${pipelineId}.receivers`) as string[]) {
+      if (receivers.has(id)) used.add(`receivers:${id}`);
+      else if (connectors.has(id)) connectorOut.add(id);
+      else problems.push(`${file}: pipeline ${pipelineId} receives from undefined ${id}`);
+    }
+    for (const id of (p.processors ?? []) as string[]) {
+      if (processors.has(id)) used.add(`processors:${id}`);
+      else problems.push(`${file}: pipeline ${pipelineId} uses undefined processor ${id}`);
+    }
+    for (const id of asArray(p.exporters, `${file} ${pipelineId}.exporters`) as string[]) {
+      if (exporters.has(id)) used.add(`exporters:${id}`);
+      else if (connectors.has(id)) connectorIn.add(id);
+      else problems.push(`${file}: pipeline ${pipelineId} exports to undefined ${id}`);
+    }
+  }
+  for (const id of (service.extensions ?? []) as string[]) {
+    if (extensions.has(id)) used.add(`extensions:${id}`);
+    else problems.push(`${file}: service uses undefined extension ${id}`);
+  }
+  for (const [kind, ids] of [
+    ['receivers', receivers],
+    ['processors', processors],
+    ['exporters', exporters],
+    ['extensions', extensions],
+  ] as const) {
+    for (const id of ids)
+      if (!used.has(`${kind}:${id}`)) problems.push(`${file}: ${kind} ${id} is defined but unused`);
+  }
+  for (const id of connectors) {
+    if (!connectorIn.has(id) || !connectorOut.has(id)) {
+      problems.push(`${file}: connector ${id} must be an exporter of one pipeline and a receiver of another`);
+    }
+  }
+  return problems;
+}
+
+/** Tail-sampling policies, nested `and` / `composite` / `drop` sub-policies included. */
+function flattenPolicies(policies: unknown[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const raw of policies) {
+    const policy = asRecord(raw, 'policy');
+    out.push(policy);
+    for (const key of ['and', 'composite', 'drop']) {
+      const nested = policy[key] as Record<string, unknown> | undefined;
+      if (!nested) continue;
+      for (const sub of ['and_sub_policy', 'composite_sub_policy', 'drop_sub_policy']) {
+        if (Array.isArray(nested[sub])) out.push(...flattenPolicies(nested[sub]));
+      }
+    }
+  }
+  return out;
+}
+
+describe('collector configs', () => {
+  it('components.json records its source: the contrib manifest, a commit and a version', () => {
+    expect(components.source.repository).toBe('open-telemetry/opentelemetry-collector-releases');
+    expect(components.source.file).toBe('distributions/otelcol-contrib/manifest.yaml');
+    expect(components.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(components.source.module_version).toMatch(/^v\d+\.\d+\.\d+$/);
+    for (const kind of KINDS) {
+      for (const [type, module] of Object.entries(components.types[kind])) {
+        expect(components.modules[kind], `${kind} ${type}`).toContain(module);
+      }
+    }
+  });
+
+  for (const file of COLLECTOR_CONFIGS) {
+    describe(file, () => {
+      const config = configOf(file);
+
+      it('every pipeline names only components the file defines, and every component is used', () => {
+        expect(wiringProblems(config, file)).toEqual([]);
+      });
+
+      it('every component type is in the contrib distribution list', () => {
+        const missing: string[] = [];
+        for (const kind of KINDS) {
+          for (const id of defined(config, kind)) {
+            if (!(typeOf(id) in components.types[kind])) missing.push(`${kind} ${id}`);
+          }
+        }
+        expect(missing).toEqual([]);
+      });
+
+      it('every routing name it mentions, comments included, is in semconv.ts', () => {
+        const unknown = routingNamesIn(readRepoText(`collector-config/${file}`)).filter(
+          (n) => !KNOWN_ROUTING_NAMES.has(n),
+        );
+        expect(unknown).toEqual([]);
+      });
+    });
+  }
+
+  it('the checks catch a pipeline naming an undefined component and a type outside the distribution', () => {
+    const broken = structuredClone(configOf('single.yaml'));
+    const pipelines = asRecord(asRecord(broken.service, 'service').pipelines, 'pipelines');
+    asRecord(pipelines.traces, 'traces').exporters = ['otlp/tempo', 'otlp/jaeger', 'otlp/nowhere'];
+    expect(wiringProblems(broken, 'broken.yaml')).toContain(
+      'broken.yaml: pipeline traces exports to undefined otlp/nowhere',
+    );
+    expect('spanmetricsprocessor' in components.types.processors).toBe(false);
+  });
+
+  for (const file of ['single.yaml', 'tail-sampling.yaml']) {
+    it(`${file}: spanmetrics dimensions are exactly the bounded routing labels (no candidate ids)`, () => {
+      const connector = asRecord(
+        asRecord(configOf(file).connectors, 'connectors').spanmetrics,
+        'spanmetrics',
+      );
+      expect(connector.namespace).toBe(SPANMETRICS_NAMESPACE);
+      const names = asArray(connector.dimensions, 'dimensions').map((d) => asRecord(d, 'dimension').name);
+      expect(names).toEqual([...ROUTING_METRIC_ATTRIBUTE_KEYS, RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME]);
+    });
+
+    it(`${file}: the file exporter writes rotated OTLP/JSON lines the analyzer reads`, () => {
+      const exporter = asRecord(asRecord(configOf(file).exporters, 'exporters')['file/routescope'], 'file');
+      expect(exporter.format).toBe('json');
+      expect(exporter.compression).toBeUndefined();
+      const rotation = asRecord(exporter.rotation, 'rotation');
+      expect(rotation.max_megabytes).toBeGreaterThan(0);
+      expect(rotation.max_backups).toBeGreaterThan(0);
+    });
+
+    it(`${file}: the routing-span filter keeps exactly the routing spans`, () => {
+      const filter = asRecord(
+        asRecord(configOf(file).processors, 'processors')['filter/routing_spans'],
+        'filter',
+      );
+      const conditions = asArray(asRecord(filter.traces, 'traces').span, 'span') as string[];
+      const kept = conditions.flatMap((c) => [...c.matchAll(/name != "([^"]+)"/g)].map((m) => m[1]));
+      expect(kept).toContain(SPAN_ROUTING_TIER2);
+      expect(kept).toContain(SPAN_ROUTING_FEEDBACK);
+    });
+  }
+
+  it('tail-sampling.yaml keeps near-ties, unmatched, floorless decisions, misroute marks, and a share of the rest', () => {
+    const tail = asRecord(
+      asRecord(configOf('tail-sampling.yaml').processors, 'processors').tail_sampling,
+      'tail',
+    );
+    const policies = flattenPolicies(asArray(tail.policies, 'policies'));
+    const byType = (type: string) => policies.filter((p) => p.type === type);
+    const booleans = byType('boolean_attribute').map((p) =>
+      asRecord(p.boolean_attribute, 'boolean_attribute'),
+    );
+    expect(booleans).toContainEqual({ key: ATTR_ROUTING_NEAR_TIE, value: true });
+    expect(booleans).toContainEqual({ key: ATTR_ROUTING_FLOOR_DECLARED, value: false });
+    const strings = byType('string_attribute').map((p) => asRecord(p.string_attribute, 'string_attribute'));
+    expect(strings).toContainEqual({ key: ATTR_ROUTING_VERDICT, values: ['unmatched'] });
+    const ottl = collectStrings(byType('ottl_condition').map((p) => p.ottl_condition));
+    expect(ottl).toContain(`name == "${EVENT_ROUTING_MISROUTED}"`);
+    expect(ottl).toContain(`name == "${SPAN_ROUTING_FEEDBACK}"`);
+    const share = byType('probabilistic').map(
+      (p) => asRecord(p.probabilistic, 'probabilistic').sampling_percentage,
+    );
+    expect(share.length).toBeGreaterThan(0);
+    for (const s of share) expect(s).toBeGreaterThan(0);
+    // The policies name only semconv keys (keys inside OTTL strings included).
+    for (const n of collectStrings(policies).flatMap(routingNamesIn))
+      expect(KNOWN_ROUTING_NAMES).toContain(n);
+  });
+
+  it('scale-out.yaml load-balances by trace id and no sampling or aggregation happens in that tier', () => {
+    const config = configOf('scale-out.yaml');
+    const lb = asRecord(asRecord(config.exporters, 'exporters').loadbalancing, 'loadbalancing');
+    expect(lb.routing_key).toBe('traceID');
+    expect(asRecord(lb.resolver, 'resolver')).toHaveProperty('dns');
+    expect(defined(config, 'processors')).not.toContain('tail_sampling');
+    expect(defined(config, 'connectors').size).toBe(0);
+  });
+});
+
+describe('compose stack', () => {
+  const composeDir = repoPath('collector-config');
+  const compose = asRecord(readRepoYaml('collector-config/compose.yaml'), 'compose.yaml');
+  const services = asRecord(compose.services, 'services');
+  const mounts = new Map<string, { service: string; source: string; target: string }[]>();
+  for (const [name, raw] of Object.entries(services)) {
+    const svc = asRecord(raw, `service ${name}`);
+    mounts.set(
+      name,
+      ((svc.volumes ?? []) as string[]).map((v) => {
+        const [source = '', target = ''] = v.split(':');
+        return { service: name, source, target };
+      }),
+    );
+  }
+
+  it('runs the collector, Tempo, Jaeger, Prometheus and Grafana with pinned images', () => {
+    expect(Object.keys(services).sort()).toEqual(['grafana', 'jaeger', 'otelcol', 'prometheus', 'tempo']);
+    for (const [name, raw] of Object.entries(services)) {
+      const image = String(asRecord(raw, name).image);
+      expect(image, name).toMatch(/:[^:]+$/);
+      expect(image, name).not.toMatch(/:latest$/);
+    }
+    const collectorImage = String(asRecord(services.otelcol, 'otelcol').image);
+    expect(collectorImage).toBe(
+      `otel/opentelemetry-collector-contrib:${components.source.module_version.slice(1)}`,
+    );
+  });
+
+  it('every file it mounts exists in the repository', () => {
+    const missing: string[] = [];
+    for (const list of mounts.values()) {
+      for (const { service, source } of list) {
+        if (!source.startsWith('.')) continue; // named volumes
+        if (!existsSync(path.resolve(composeDir, source))) missing.push(`${service}: ${source}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('each service is started with the config file it mounts', () => {
+    const targetsOf = (service: string) => (mounts.get(service) ?? []).map((m) => m.target);
+    for (const service of ['otelcol', 'tempo', 'jaeger', 'prometheus']) {
+      const command = collectStrings(asRecord(services[service], service).command).join(' ');
+      const configPath = /config(?:\.file)?=(\S+)/.exec(command)?.[1];
+      expect(configPath, `${service} command`).toBeDefined();
+      expect(targetsOf(service)).toContain(configPath);
+    }
+  });
+
+  it('the stack files it mounts are consistent with each other', () => {
+    // The collector it runs passes the same checks as the others (it is single.yaml).
+    const otelSources = (mounts.get('otelcol') ?? []).map((m) => m.source);
+    expect(otelSources).toContain('./single.yaml');
+    // Prometheus loads the rule files compose mounts, and scrapes services that exist.
+    const prom = asRecord(readRepoYaml('collector-config/stack/prometheus.yaml'), 'prometheus.yaml');
+    const ruleGlob = String(asArray(prom.rule_files, 'rule_files')[0]);
+    const ruleTargets = (mounts.get('prometheus') ?? [])
+      .map((m) => m.target)
+      .filter((t) => t.includes('/rules/'));
+    expect(ruleTargets.length).toBe(2);
+    for (const t of ruleTargets) expect(path.dirname(t)).toBe(path.dirname(ruleGlob));
+    const targets = asArray(prom.scrape_configs, 'scrape_configs').flatMap((sc) =>
+      asArray(asRecord(sc, 'scrape').static_configs, 'static_configs').flatMap(
+        (s) => asRecord(s, 'static').targets as string[],
+      ),
+    );
+    for (const t of targets) {
+      const host = t.split(':')[0] ?? '';
+      expect(host === 'host.docker.internal' || host in services, t).toBe(true);
+    }
+    // Grafana's dashboard provider reads the folder the dashboard is mounted into.
+    const provider = asRecord(
+      asArray(
+        asRecord(readRepoYaml('dashboards/grafana/provisioning/dashboards/routescope.yaml'), 'providers')
+          .providers,
+        'providers',
+      )[0],
+      'provider',
+    );
+    const dashboardMount = (mounts.get('grafana') ?? []).find((m) => m.source.endsWith('routing.json'));
+    expect(path.dirname(dashboardMount?.target ?? '')).toBe(asRecord(provider.options, 'options').path);
+  });
+
+  it('jaeger.yaml wires only components it defines and reads SPM metrics from the Prometheus service', () => {
+    const jaeger = asRecord(readRepoYaml('collector-config/stack/jaeger.yaml'), 'jaeger.yaml');
+    expect(wiringProblems(jaeger, 'jaeger.yaml')).toEqual([]);
+    const storage = asRecord(asRecord(jaeger.extensions, 'extensions').jaeger_storage, 'jaeger_storage');
+    const metricBackends = Object.values(asRecord(storage.metric_backends, 'metric_backends'));
+    const endpoint = String(
+      asRecord(asRecord(metricBackends[0], 'backend').prometheus, 'prometheus').endpoint,
+    );
+    expect(new URL(endpoint).hostname).toBe('prometheus');
+  });
+
+  it('tempo.yaml turns on the local-blocks processor the TraceQL metrics panels need', () => {
+    const tempo = asRecord(readRepoYaml('collector-config/stack/tempo.yaml'), 'tempo.yaml');
+    const defaults = asRecord(asRecord(tempo.overrides, 'overrides').defaults, 'defaults');
+    expect(asRecord(defaults.metrics_generator, 'metrics_generator').processors).toContain('local-blocks');
+  });
+});
