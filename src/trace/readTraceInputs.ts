@@ -21,7 +21,7 @@ import { decodeOtlpProtoRequest } from './decodeOtlpProto.js';
 import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
 import { InputError } from './inputError.js';
 import { listInputFiles } from './listInputFiles.js';
-import { sanitizeMessage } from './normalizeSpanFields.js';
+import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { readLengthFramed } from './readLengthFramed.js';
@@ -134,6 +134,11 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
   if (head.length >= 5 && head.readUInt32BE(0) <= MAX_RECORD_BYTES) {
     if (head.length >= 8 && head.readUInt32LE(4) === ZSTD_MAGIC) return { kind: 'framed' };
     if (head[4] === 0x0a) return { kind: 'framed' };
+  }
+  const start = head.subarray(0, 64);
+  if (start.every((b) => b >= 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
+    const text = start.toString('utf8').split('\n')[0]!.slice(0, 24);
+    return { kind: 'unknown', reason: `text that is not JSON (it starts with ${quoteForProblem(text)})` };
   }
   const shown = [...head.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
   return { kind: 'unknown', reason: `an unknown format (first bytes ${shown})` };
