@@ -2,11 +2,18 @@
  * instrumentDecideTier2 — one OpenTelemetry span per tier-2 routing call, holding everything needed to rebuild
  * and re-judge the decision offline. Depends on `@opentelemetry/api` alone.
  *
- * | routing call                      | span name (kind INTERNAL)                  | attributes                                   |
- * | --------------------------------- | ------------------------------------------ | -------------------------------------------- |
- * | `decideTier2` (wrapped)           | `agentfootprint.routing.tier2`             | verdict, ranked arrays, top, runner-up, incumbent, policy, scorer, floors; router, scorer name, `gen_ai.*` |
- * | `recordTurnRoute` (tiers 1 and 3) | `agentfootprint.routing.turn` or yours     | by, from, to, offered, stay_offered, witness, decider, dropped_resume |
- * | `markMisrouted`                   | event `agentfootprint.routing.misrouted`, or span `agentfootprint.routing.feedback` | misroute.expected, .reason, .source |
+ * routing call                span (kind INTERNAL)                    attributes (docs/semconv.md)
+ * --------------------------  --------------------------------------  --------------------------------------
+ * decideTier2 (wrapped)       agentfootprint.routing.tier2            verdict, to, offered, decisive,
+ *                                                                     near_tie, candidate.*, top.*,
+ *                                                                     runner_up.*, incumbent.*, policy.*,
+ *                                                                     scorer.*, effective_floor,
+ *                                                                     floor_declared, router, gen_ai.*
+ * recordTurnRoute (tier 1/3)  agentfootprint.routing.turn, or yours   by, from, to, offered, stay_offered,
+ *                                                                     witness.*, decider.*, dropped_resume.*
+ * markMisrouted               event agentfootprint.routing.misrouted  misroute.expected, .reason, .source
+ *                             (on agentfootprint.routing.feedback
+ *                             once the routing span has ended)
  *
  * PII rule: no user text by default. Witness text (the matched words of the user message) is recorded only with
  * `recordWitness: true`, and then through `redactWitness`; the witness keyword (the rule's own word) always is.
