@@ -1,9 +1,9 @@
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
@@ -392,6 +392,24 @@ describe('never changes the result, never throws into the host', () => {
       { numRuns: 150 },
     );
     sdk.reset();
+  });
+
+  it('what it swallows goes to the OpenTelemetry diag logger (namespace routescope), never the console', () => {
+    const warnings: string[] = [];
+    const log = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    diag.setLogger({ error: log, warn: log, info: log, debug: log, verbose: log }, DiagLogLevel.WARN);
+    const consoleSpies = (['log', 'warn', 'error', 'info', 'debug'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => undefined),
+    );
+    try {
+      routeOnce({ scores: [s('a', 1)], incumbentId: undefined, policy: policy() }, throwingHooks);
+      expect(warnings.some((w) => w.includes('routescope') && w.includes('attributesHook'))).toBe(true);
+      expect(warnings.some((w) => w.includes('context function'))).toBe(true);
+      for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      diag.disable();
+      for (const spy of consoleSpies) spy.mockRestore();
+    }
   });
 
   it('hooks that throw still give a complete span', () => {
