@@ -1,0 +1,62 @@
+/**
+ * analyze — `routescope analyze <inputs..>`: the overview a post-mortem or a CI job starts from.
+ *
+ * One pass feeds the overview, the hot spots and the floorless analysis; gates are judged on the overview.
+ */
+import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
+import { createHotspotAnalysis } from '../../analyze/findNearTieHotspots.js';
+import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
+import type { CliCommand } from '../cliCommand.js';
+import {
+  readGates,
+  readInputs,
+  readInteger,
+  readNumber,
+  reportFailedGates,
+  settleGates,
+  withGates,
+  withInputs,
+} from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
+import { runAnalysisPass } from '../runAnalysisPass.js';
+
+/** `routescope analyze`. */
+export const analyzeCommand: CliCommand = {
+  command: 'analyze <inputs..>',
+  describe:
+    'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
+  builder: (y) =>
+    withGates(withInputs(y))
+      .option('top', { type: 'number', describe: 'hot spots listed', default: 10 })
+      .option('weakest', {
+        type: 'number',
+        describe: 'percent of weakest decisions the suggested floor catches',
+        default: 10,
+      })
+      .example('$0 analyze traces/', 'overview of every trace file in traces/')
+      .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
+      .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const gates = readGates(args);
+    const top = readInteger(args, 'top', '--top', 0) ?? 10;
+    const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
+    const summary = createSummaryAnalysis();
+    const hotspots = createHotspotAnalysis({ top });
+    const floorless = createFloorlessAnalysis({ weakestPercent });
+    const input = await runAnalysisPass(inputs, [summary, hotspots, floorless], ctx.io);
+    const s = summary.finish();
+    const { results, exitCode } = settleGates(gates, s);
+    const view = {
+      summary: s,
+      hotspots: hotspots.finish(),
+      floorless: floorless.finish(),
+      input,
+      gates: results,
+    };
+    emitReport(ctx, { json: (v) => analyzeToJson(view, v), document: () => analyzeToDocument(view) });
+    reportFailedGates(results, ctx);
+    return exitCode;
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * explain — `routescope explain <trace-id | conversation-id> <inputs..>`: the evidence behind one answer.
+ *
+ * Keeps only the records of that trace or conversation. When nothing matches, the (empty) report is still
+ * printed, a line on stderr says what to check, and the exit code is 2.
+ */
+import { createExplainAnalysis } from '../../analyze/explainDecisions.js';
+import type { CliArgs, CliCommand } from '../cliCommand.js';
+import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
+import { readInputs, withInputs } from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { escapeControlChars } from '../format/escapeControlChars.js';
+import { explainToDocument, explainToJson } from '../format/presentExplain.js';
+import { runAnalysisPass } from '../runAnalysisPass.js';
+import { buildTraceLinks, type TraceLinks } from '../traceLinks.js';
+import { UsageError } from '../usageError.js';
+
+/** `routescope explain`. */
+export const explainCommand: CliCommand = {
+  command: 'explain <id> <inputs..>',
+  describe:
+    'every routing decision of one trace or conversation: ranked table, why, and what would have changed it',
+  builder: (y) =>
+    withInputs(
+      y.positional('id', {
+        type: 'string',
+        describe: 'a trace id (32 hex digits) or a gen_ai.conversation.id',
+      }),
+    )
+      .option('jaeger-url', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Jaeger UI base URL; prints ${url}/trace/<id>',
+      })
+      .option('grafana-url', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Grafana base URL; prints an Explore link (Tempo)',
+      })
+      .option('grafana-datasource', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'uid of the Tempo data source in Grafana',
+        default: 'tempo',
+      })
+      .example('$0 explain 4bf92f3577b34da6a3ce929d0e0e4736 traces/', 'one trace')
+      .example(
+        '$0 explain conv-1842 traces/ --jaeger-url http://localhost:16686',
+        'a whole conversation, with links',
+      ),
+  async run(args, ctx) {
+    const id = String(args.id ?? '').trim();
+    if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
+    const inputs = readInputs(args);
+    const jaegerUrl = readUrl(args, 'jaegerUrl', '--jaeger-url');
+    const grafanaUrl = readUrl(args, 'grafanaUrl', '--grafana-url');
+    const analysis = createExplainAnalysis(id);
+    const input = await runAnalysisPass(inputs, [analysis], ctx.io);
+    const report = analysis.finish();
+    const links: Record<string, TraceLinks> = {};
+    if (jaegerUrl !== undefined || grafanaUrl !== undefined) {
+      for (const traceId of report.traceIds) {
+        const times = report.entries
+          .filter((e) => e.record.traceId === traceId)
+          .map((e) => e.record.timeUnixMs);
+        links[traceId] = buildTraceLinks(traceId, Math.min(...times), Math.max(...times), {
+          ...(jaegerUrl === undefined ? {} : { jaegerUrl }),
+          ...(grafanaUrl === undefined ? {} : { grafanaUrl }),
+          grafanaDatasource: String(args.grafanaDatasource ?? 'tempo'),
+        });
+      }
+    }
+    const view = { report, links, input };
+    emitReport(ctx, { json: (v) => explainToJson(view, v), document: () => explainToDocument(view) });
+    if (report.entries.length === 0) {
+      ctx.io.stderr.write(
+        `routescope: no routing record has trace id or conversation id '${escapeControlChars(id)}'; check the id (a trace id is 32 hex digits) and that the inputs hold that time range\n`,
+      );
+      return EXIT_USAGE;
+    }
+    return EXIT_OK;
+  },
+};
+
+function readUrl(args: CliArgs, key: string, flag: string): string | undefined {
+  const v = args[key];
+  if (v === undefined) return undefined;
+  const text = String(v);
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(
+      `${flag} must be an http(s) URL such as http://localhost:16686, got '${escapeControlChars(text)}'`,
+    );
+  }
+  return text;
+}

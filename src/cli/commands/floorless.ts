@@ -1,0 +1,52 @@
+/**
+ * floorless — `routescope floorless <inputs..>`: scorers that judged with no floor, and the floor to declare.
+ */
+import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
+import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
+import type { CliCommand } from '../cliCommand.js';
+import {
+  readGates,
+  readInputs,
+  readNumber,
+  reportFailedGates,
+  settleGates,
+  withGates,
+  withInputs,
+} from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { floorlessToDocument, floorlessToJson } from '../format/presentFloorless.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+
+/** `routescope floorless`. */
+export const floorlessCommand: CliCommand = {
+  command: 'floorless <inputs..>',
+  describe:
+    'scorers that judged with no floor (unmatched unreachable): top-score distribution and a floor to declare',
+  builder: (y) =>
+    withGates(withInputs(y))
+      .option('weakest', {
+        type: 'number',
+        describe: 'suggest the floor that makes this percent of the weakest decisions unmatched',
+        default: 10,
+      })
+      .example('$0 floorless traces/', 'floorless scorers and the floor for their weakest 10%')
+      .example(
+        '$0 floorless traces/ --weakest 5 --fail-on floorless',
+        'fail CI while any scorer is floorless',
+      ),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const gates = readGates(args);
+    const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
+    const analysis = createFloorlessAnalysis({ weakestPercent });
+    const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
+    const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const { results, exitCode } =
+      summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
+    const view = { report: analysis.finish(), input, gates: results };
+    emitReport(ctx, { json: (v) => floorlessToJson(view, v), document: () => floorlessToDocument(view) });
+    reportFailedGates(results, ctx);
+    return exitCode;
+  },
+};

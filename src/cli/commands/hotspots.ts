@@ -1,0 +1,64 @@
+/**
+ * hotspots — `routescope hotspots <inputs..>`: the skill pairs that keep tying, grouped as asked.
+ *
+ * `--by` names the dimensions besides the pair (router, scorer, service; repeatable); `--by pair` groups by
+ * the pair alone. The default, router + scorer, keeps two graphs and two scorers apart.
+ */
+import { createHotspotAnalysis, type HotspotDimension } from '../../analyze/findNearTieHotspots.js';
+import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
+import type { CliCommand } from '../cliCommand.js';
+import {
+  readGates,
+  readInputs,
+  readInteger,
+  reportFailedGates,
+  settleGates,
+  withGates,
+  withInputs,
+} from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { hotspotsToDocument, hotspotsToJson } from '../format/presentHotspots.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+
+const BY_CHOICES = ['router', 'scorer', 'service', 'pair'] as const;
+
+/** `routescope hotspots`. */
+export const hotspotsCommand: CliCommand = {
+  command: 'hotspots <inputs..>',
+  describe: 'near-tie hot spots: the {top, runner-up} pairs that keep tying, per router and scorer',
+  builder: (y) =>
+    withGates(withInputs(y))
+      .option('top', { type: 'number', describe: 'groups listed', default: 10 })
+      .option('min-count', {
+        type: 'number',
+        describe: 'least near-ties a group needs to be listed',
+        default: 1,
+      })
+      .option('by', {
+        type: 'string',
+        array: true,
+        choices: BY_CHOICES,
+        describe: 'group by these besides the pair (repeatable); pair = the pair alone',
+        default: ['router', 'scorer'],
+      })
+      .example('$0 hotspots traces/', 'top 10 tied pairs per router and scorer')
+      .example('$0 hotspots traces/ --by pair --top 20', 'tied pairs across every router and scorer'),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const gates = readGates(args);
+    const top = readInteger(args, 'top', '--top', 0) ?? 10;
+    const minCount = readInteger(args, 'minCount', '--min-count', 0) ?? 1;
+    const byRaw = (Array.isArray(args.by) ? args.by : [args.by ?? 'router']).map(String);
+    const by = byRaw.filter((b): b is HotspotDimension => b !== 'pair');
+    const analysis = createHotspotAnalysis({ by, top, minCount });
+    const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
+    const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const { results, exitCode } =
+      summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
+    const view = { report: analysis.finish(), input, gates: results };
+    emitReport(ctx, { json: (v) => hotspotsToJson(view, v), document: () => hotspotsToDocument(view) });
+    reportFailedGates(results, ctx);
+    return exitCode;
+  },
+};

@@ -1,0 +1,195 @@
+/**
+ * presentAnalyze — the overview (`routescope analyze`) as JSON and as a report document.
+ *
+ * The JSON object is the documented contract (docs/json-output.md, `schemaVersion`); the document is the
+ * readable report: the verdict mix, near-tie rates per router / scorer / service, the top hot spots, floorless
+ * scorers, anomalies, gates and the input. Pure.
+ */
+import { ANOMALY_KINDS } from '../../analyze/detectAnomalies.js';
+import type { GateResult } from '../../analyze/evaluateGates.js';
+import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
+import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
+import type { AnomalyExample, Breakdown, DecisionSummary } from '../../analyze/summarizeDecisions.js';
+import { tone, type Block, type Inline, type ReportDocument, type Span } from './document.js';
+import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { floorlessBlocks } from './presentFloorless.js';
+import { gateBlocks, gatesToJson } from './presentGates.js';
+import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
+import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+
+/** What `routescope analyze` prints. */
+export interface AnalyzeView {
+  readonly summary: DecisionSummary;
+  readonly hotspots: HotspotReport;
+  readonly floorless: FloorlessReport;
+  readonly input: InputSummary;
+  readonly gates: readonly GateResult[];
+}
+
+/** The JSON document of `routescope analyze`. */
+export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<string, unknown> {
+  const s = v.summary;
+  return {
+    schemaVersion,
+    command: 'analyze',
+    decisions: s.decisions,
+    verdicts: s.verdicts,
+    nearTies: s.nearTies,
+    nearTieRate: s.nearTieRate,
+    menuRate: s.menuRate,
+    unmatchedRate: s.unmatchedRate,
+    byService: s.byService,
+    byRouter: s.byRouter,
+    byScorer: s.byScorer,
+    hotspots: v.hotspots.hotspots.map(hotspotToJson),
+    floorlessDecisions: s.floorlessDecisions,
+    floorless: v.floorless.floorless,
+    inconsistent: s.inconsistent,
+    replay: s.replay,
+    anomalies: s.anomalies,
+    anomalyExamples: s.anomalyExamples,
+    errors: s.errors,
+    turns: s.turns,
+    misroutes: s.misroutes,
+    timeRange: s.timeRange ?? null,
+    input: inputToJson(v.input),
+    gates: gatesToJson(v.gates),
+  };
+}
+
+/** The document of `routescope analyze`. */
+export function analyzeToDocument(v: AnalyzeView): ReportDocument {
+  const s = v.summary;
+  const rateTone = (x: number): Span => tone(formatPercent(x), x > 0.2 ? 'bad' : x > 0.1 ? 'warn' : 'good');
+  const blocks: Block[] = [
+    { kind: 'title', text: `routescope analyze — ${formatCount(s.decisions)} routing decisions` },
+    {
+      kind: 'fields',
+      rows: [
+        [
+          'decisions',
+          s.timeRange === undefined
+            ? formatCount(s.decisions)
+            : `${formatCount(s.decisions)} (${formatTime(s.timeRange.firstMs)} … ${formatTime(s.timeRange.lastMs)})`,
+        ],
+        [
+          'verdicts',
+          `move ${formatCount(s.verdicts.move)} · stay ${formatCount(s.verdicts.stay)} · menu ${formatCount(s.verdicts.menu)} · unmatched ${formatCount(s.verdicts.unmatched)}`,
+        ],
+        ['near-ties', [`${formatCount(s.nearTies)} · rate `, rateTone(s.nearTieRate)]],
+        ['menu rate', formatPercent(s.menuRate)],
+        ['unmatched rate', formatPercent(s.unmatchedRate)],
+        [
+          'floorless',
+          s.floorlessDecisions === 0
+            ? tone('none', 'good')
+            : tone(`${formatCount(s.floorlessDecisions)} decisions judged with no floor`, 'warn'),
+        ],
+        [
+          'inconsistent',
+          s.inconsistent === 0
+            ? tone('none', 'good')
+            : tone(`${formatCount(s.inconsistent)} verdicts the policy does not reproduce`, 'bad'),
+        ],
+        [
+          'turns / misroutes',
+          `${formatCount(s.turns)} turn routes · ${formatCount(s.misroutes)} misroute marks`,
+        ],
+        ...(s.errors > 0
+          ? [['errors', tone(`${formatCount(s.errors)} routing calls threw`, 'bad')] as const]
+          : []),
+      ],
+    },
+    ...breakdownBlocks('Near-tie rate by router', s.byRouter),
+    ...breakdownBlocks('Near-tie rate by scorer', s.byScorer),
+    ...(s.byService.rows.length > 1 || s.byService.rows[0]?.name !== null
+      ? breakdownBlocks('Near-tie rate by service', s.byService)
+      : []),
+    ...hotspotBlocks(v.hotspots, `Near-tie hot spots (top ${v.hotspots.hotspots.length})`),
+    ...floorlessBlocks(v.floorless, 'Floorless scorers'),
+    ...anomalyBlocks(s),
+    ...gateBlocks(v.gates),
+    ...inputBlocks(v.input),
+  ];
+  return blocks;
+}
+
+function breakdownBlocks(heading: string, b: Breakdown): Block[] {
+  if (b.rows.length === 0) return [];
+  const rows = b.rows.map((r) => [
+    formatName(r.name),
+    formatCount(r.decisions),
+    formatCount(r.nearTies),
+    formatPercent(r.nearTieRate),
+    formatCount(r.verdicts.move),
+    formatCount(r.verdicts.stay),
+    formatCount(r.verdicts.menu),
+    formatCount(r.verdicts.unmatched),
+  ]);
+  if (b.pooled !== undefined) {
+    const p = b.pooled;
+    rows.push([
+      '(all others)',
+      formatCount(p.decisions),
+      formatCount(p.nearTies),
+      formatPercent(p.nearTieRate),
+      formatCount(p.verdicts.move),
+      formatCount(p.verdicts.stay),
+      formatCount(p.verdicts.menu),
+      formatCount(p.verdicts.unmatched),
+    ]);
+  }
+  return [
+    { kind: 'heading', text: heading },
+    {
+      kind: 'table',
+      columns: [
+        { title: 'name' },
+        { title: 'decisions', align: 'right' },
+        { title: 'near-ties', align: 'right' },
+        { title: 'rate', align: 'right' },
+        { title: 'move', align: 'right' },
+        { title: 'stay', align: 'right' },
+        { title: 'menu', align: 'right' },
+        { title: 'unmatched', align: 'right' },
+      ],
+      rows,
+    },
+  ];
+}
+
+function anomalyBlocks(s: DecisionSummary): Block[] {
+  const total = ANOMALY_KINDS.reduce((t, k) => t + s.anomalies[k], 0);
+  const replayNote =
+    s.replay.partial + s.replay.undecidable > 0
+      ? ` Replay: ${formatCount(s.replay.complete)} complete, ${formatCount(s.replay.partial)} partial (candidates omitted from the record: only what they cannot change was checked), ${formatCount(s.replay.undecidable)} undecidable.`
+      : '';
+  const blocks: Block[] = [{ kind: 'heading', text: 'Anomalies' }];
+  if (total === 0) {
+    blocks.push({ kind: 'paragraph', text: [tone('None.', 'good'), replayNote] });
+    return blocks;
+  }
+  blocks.push({
+    kind: 'fields',
+    rows: ANOMALY_KINDS.filter((k) => s.anomalies[k] > 0).map(
+      (k) => [k, formatCount(s.anomalies[k])] as const,
+    ),
+  });
+  blocks.push({ kind: 'list', items: s.anomalyExamples.map(describeAnomaly) });
+  if (replayNote !== '') blocks.push({ kind: 'paragraph', text: tone(replayNote.trim(), 'dim') });
+  return blocks;
+}
+
+function describeAnomaly(a: AnomalyExample): Inline {
+  const where = `trace ${a.at.traceId} span ${a.at.spanId} (${a.at.file}:${a.at.line})`;
+  switch (a.kind) {
+    case 'odd-margin':
+      return `${where}: near-tie margin ${formatScore(a.margin)} (a margin <= 0 makes everything decisive)`;
+    case 'odd-menu-size':
+      return `${where}: menu size ${formatScore(a.menuSize)} (a menu offers at least two)`;
+    case 'duplicate-candidates':
+      return `${where}: duplicate candidate ids ${a.ids.join(', ')}`;
+    case 'inconsistent':
+      return [tone('inconsistent', 'bad'), ` ${where}: ${a.differences.join('; ')}`];
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * presentExplain — the post-mortem of one trace or conversation as JSON and as a report document.
+ *
+ * Each decision shows its ranked table (raw score and share), gap against margin, the floor, the verdict and
+ * its sentence, the counterfactuals and the replay check; turn routes and misroute marks sit in the same
+ * timeline. Pure.
+ */
+import type { Counterfactual, CounterfactualSet } from '../../analyze/findCounterfactuals.js';
+import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analyze/explainDecisions.js';
+import type { VerdictSummary } from '../../analyze/replayDecision.js';
+import type { MisrouteMark } from '../../trace/types.js';
+import type { TraceLinks } from '../traceLinks.js';
+import { tone, type Block, type Inline, type ReportDocument } from './document.js';
+import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+
+/** What `routescope explain` prints. */
+export interface ExplainView {
+  readonly report: ExplainReport;
+  /** Links per trace id, when `--jaeger-url` / `--grafana-url` were given. */
+  readonly links: Readonly<Record<string, TraceLinks>>;
+  readonly input: InputSummary;
+}
+
+/** The JSON document of `routescope explain`. */
+export function explainToJson(v: ExplainView, schemaVersion: number): Record<string, unknown> {
+  const r = v.report;
+  return {
+    schemaVersion,
+    command: 'explain',
+    target: r.target,
+    matchedBy: r.matchedBy,
+    traceIds: r.traceIds,
+    conversationIds: r.conversationIds,
+    decisions: r.decisions,
+    links: v.links,
+    entries: r.entries.map(entryToJson),
+    truncated: r.truncated,
+    input: inputToJson(v.input),
+  };
+}
+
+function entryToJson(e: ExplainEntry): Record<string, unknown> {
+  const { kind: _kind, ...record } = e.record;
+  if (e.kind !== 'decision') return { kind: e.kind, ...record };
+  return {
+    kind: 'decision',
+    ...record,
+    why: e.why,
+    replay: e.replay,
+    anomalies: e.anomalies,
+    counterfactuals: e.counterfactuals,
+  };
+}
+
+/** The document of `routescope explain`. */
+export function explainToDocument(v: ExplainView): ReportDocument {
+  const r = v.report;
+  const blocks: Block[] = [{ kind: 'title', text: `routescope explain ${r.target}` }];
+  if (r.entries.length === 0) {
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(`No routing record has trace id or conversation id ${r.target}.`, 'warn'),
+    });
+    blocks.push(...inputBlocks(v.input));
+    return blocks;
+  }
+  const what = r.matchedBy.map((m) => (m === 'trace' ? 'trace id' : 'conversation id')).join(' and ');
+  blocks.push({
+    kind: 'paragraph',
+    text: `${formatCount(r.decisions)} routing decisions (${formatCount(r.entries.length)} records) matched by ${what}, in time order, across ${formatCount(r.traceIds.length)} traces.`,
+  });
+  const linkRows = Object.entries(v.links).flatMap(([traceId, l]) => [
+    ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, l.jaeger] as const]),
+    ...(l.grafana === undefined ? [] : [[`grafana ${traceId}`, l.grafana] as const]),
+  ]);
+  if (linkRows.length > 0)
+    blocks.push({ kind: 'heading', text: 'Open the trace' }, { kind: 'fields', rows: linkRows });
+  let n = 0;
+  for (const e of r.entries) {
+    if (e.kind === 'decision') blocks.push(...decisionBlocks(e, ++n));
+    else if (e.kind === 'turn') {
+      const t = e.record;
+      const parts = [`by ${t.by}`];
+      if (t.from !== undefined) parts.push(`from ${t.from}`);
+      if (t.to !== undefined) parts.push(`to ${t.to}`);
+      if (t.offered !== undefined)
+        parts.push(`offered [${t.offered.join(', ')}]${t.stayOffered === true ? ' + stay' : ''}`);
+      if (t.witnessKeyword !== undefined) parts.push(`keyword ${t.witnessKeyword}`);
+      if (t.decider?.picked !== undefined) parts.push(`decider picked ${t.decider.picked}`);
+      if (t.droppedResume !== undefined)
+        parts.push(`dropped resume ${t.droppedResume.id ?? ''} ${t.droppedResume.reason ?? ''}`.trim());
+      blocks.push({
+        kind: 'paragraph',
+        text: [
+          tone(`${formatTime(t.timeUnixMs)} turn route`, 'strong'),
+          `: ${parts.join(', ')} (trace ${t.traceId})`,
+        ],
+      });
+      blocks.push(...misrouteList(t.misroutes));
+    } else {
+      blocks.push({
+        kind: 'paragraph',
+        text: [
+          tone(`${formatTime(e.record.timeUnixMs)} misroute mark`, 'bad'),
+          `: ${describeMark(e.record.mark)} (trace ${e.record.traceId})`,
+        ],
+      });
+    }
+  }
+  if (r.truncated > 0)
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(`${formatCount(r.truncated)} further records were not kept.`, 'dim'),
+    });
+  blocks.push(...inputBlocks(v.input));
+  return blocks;
+}
+
+function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
+  const d = e.record;
+  const verdict: Inline =
+    d.verdict === 'move'
+      ? `move → ${String(d.to)}`
+      : d.verdict === 'menu'
+        ? `menu [${(d.offered ?? []).join(', ')}]`
+        : d.verdict;
+  const floorText =
+    d.effectiveFloor === undefined
+      ? tone('none (floorless: unmatched unreachable)', 'warn')
+      : `${formatScore(d.effectiveFloor)} (${d.policy.floor !== undefined ? 'policy override' : 'scorer'})`;
+  const gapText: Inline =
+    d.runnerUp === undefined
+      ? 'no runner-up alive'
+      : [
+          `${formatScore(d.runnerUp.gap)} ${d.runnerUp.gap >= d.policy.nearTieMargin ? '>=' : '<'} margin ${formatScore(d.policy.nearTieMargin)} → `,
+          d.decisive ? tone('decisive', 'good') : tone('near-tie', 'warn'),
+        ];
+  const alive = (score: number): boolean =>
+    Number.isFinite(score) && (d.effectiveFloor === undefined || score > d.effectiveFloor);
+  const blocks: Block[] = [
+    {
+      kind: 'heading',
+      text: `${n}. ${formatTime(d.timeUnixMs)} · router ${formatName(d.router)} · scorer ${formatName(d.scorer)}`,
+    },
+    {
+      kind: 'fields',
+      rows: [
+        ['verdict', tone(verdict as string, 'strong')],
+        ['why', e.why],
+        ['gap vs margin', gapText],
+        ['floor', floorText],
+        [
+          'incumbent',
+          d.incumbent === undefined
+            ? 'none (cold start)'
+            : `${d.incumbent.id}${d.incumbent.scored ? '' : ' (not scored)'}`,
+        ],
+        [
+          'where',
+          `trace ${d.traceId} span ${d.spanId}${d.conversationId === undefined ? '' : ` · conversation ${d.conversationId}`} · ${d.source.file}:${d.source.line}`,
+        ],
+      ],
+    },
+    {
+      kind: 'table',
+      columns: [
+        { title: '#', align: 'right' },
+        { title: 'candidate' },
+        { title: 'raw score', align: 'right' },
+        { title: 'share', align: 'right' },
+        { title: '' },
+      ],
+      rows: d.ranked.map((c, i) => [
+        String(i + 1),
+        c.id,
+        formatScore(c.score),
+        formatPercent(c.relevance),
+        [
+          ...(c.id === d.incumbent?.id ? ['incumbent '] : []),
+          alive(c.score) ? '' : tone('at/below floor', 'dim'),
+        ],
+      ]),
+    },
+  ];
+  if (d.omitted > 0)
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(`${formatCount(d.omitted)} more candidates were not recorded.`, 'dim'),
+    });
+  blocks.push({ kind: 'list', items: counterfactualItems(e.counterfactuals) });
+  blocks.push({ kind: 'paragraph', text: replayLine(e) });
+  blocks.push(...misrouteList(d.misroutes));
+  return blocks;
+}
+
+function counterfactualItems(cf: CounterfactualSet): Inline[] {
+  const items: Inline[] = [];
+  const m = cf.margin;
+  items.push(
+    m.kind === 'none' ? `margin: no change would alter the verdict — ${m.reason}` : describeChange(m),
+  );
+  if (cf.floor.length === 0)
+    items.push(
+      `floor: no change would alter the verdict${cf.noFloor === undefined ? '' : ` — ${cf.noFloor.reason}`}`,
+    );
+  for (const f of cf.floor) items.push(describeChange(f));
+  if (cf.note !== undefined) items.push(tone(cf.note, 'dim'));
+  return items;
+}
+
+function describeResult(v: VerdictSummary): string {
+  if (v.verdict === 'move') return `move to ${String(v.to)}`;
+  if (v.verdict === 'menu') return `a menu of [${(v.offered ?? []).join(', ')}]`;
+  return v.verdict;
+}
+
+function describeChange(c: Counterfactual): Inline {
+  if (c.kind === 'margin') {
+    const how =
+      c.direction === 'raise'
+        ? `raising the margin above the gap ${formatScore(c.gap)} (from ${formatScore(c.from)})`
+        : `lowering the margin to the gap ${formatScore(c.gap)} (from ${formatScore(c.from)})`;
+    return ['margin: ', how, ' → ', tone(describeResult(c.result), 'strong')];
+  }
+  const pivot = `the score of ${c.pivot.id} (${formatScore(c.pivot.score)})`;
+  const how =
+    c.direction === 'declare'
+      ? `declaring a floor at ${pivot} (no floor now)`
+      : c.direction === 'raise'
+        ? `raising the floor from ${formatScore(c.from)} to ${pivot} (at the floor is out)`
+        : `lowering the floor from ${formatScore(c.from)} to just below ${pivot}`;
+  return ['floor: ', how, ' → ', tone(describeResult(c.result), 'strong')];
+}
+
+function replayLine(e: ExplainedDecision): Inline {
+  const r = e.replay;
+  if (r.kind === 'undecidable') return tone(`replay: cannot be decided — ${r.reason}`, 'dim');
+  if (r.differences.length > 0)
+    return [
+      tone('replay: the policy does not reproduce this verdict', 'bad'),
+      ` — ${r.differences.join('; ')}`,
+    ];
+  const partial =
+    r.undecided.length > 0 ? ` (undecided with omitted candidates: ${r.undecided.join(', ')})` : '';
+  return tone(`replay: the policy reproduces this verdict${partial}`, 'dim');
+}
+
+function misrouteList(marks: readonly MisrouteMark[]): Block[] {
+  if (marks.length === 0) return [];
+  return [{ kind: 'list', items: marks.map((m) => [tone('misroute mark', 'bad'), `: ${describeMark(m)}`]) }];
+}
+
+function describeMark(m: MisrouteMark): string {
+  const parts: string[] = [];
+  if (m.expected !== undefined) parts.push(`expected ${m.expected}`);
+  if (m.reason !== undefined) parts.push(`reason ${m.reason}`);
+  if (m.source !== undefined) parts.push(`source ${m.source}`);
+  return parts.length === 0 ? 'marked misrouted' : parts.join(', ');
+}

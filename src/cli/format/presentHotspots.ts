@@ -1,0 +1,101 @@
+/**
+ * presentHotspots — the near-tie hot spots as JSON and as a report document (alone, or inside `analyze`).
+ * Pure.
+ */
+import type { HotspotReport, NearTieHotspot } from '../../analyze/findNearTieHotspots.js';
+import { tone, type Block, type ReportDocument } from './document.js';
+import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
+import { gateBlocks, gatesToJson } from './presentGates.js';
+import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import type { GateResult } from '../../analyze/evaluateGates.js';
+
+/** What `routescope hotspots` prints. */
+export interface HotspotsView {
+  readonly report: HotspotReport;
+  readonly input: InputSummary;
+  readonly gates: readonly GateResult[];
+}
+
+/** One hot spot in the JSON contract. */
+export function hotspotToJson(h: NearTieHotspot): Record<string, unknown> {
+  return { ...h, pair: [...h.pair] };
+}
+
+/** The JSON document of `routescope hotspots`. */
+export function hotspotsToJson(v: HotspotsView, schemaVersion: number): Record<string, unknown> {
+  const r = v.report;
+  return {
+    schemaVersion,
+    command: 'hotspots',
+    by: r.by,
+    decisions: r.decisions,
+    nearTies: r.nearTies,
+    groups: r.groups,
+    hotspots: r.hotspots.map(hotspotToJson),
+    unpairedNearTies: r.unpairedNearTies,
+    droppedNearTies: r.droppedNearTies,
+    input: inputToJson(v.input),
+    gates: gatesToJson(v.gates),
+  };
+}
+
+/** The hot-spot table (shared with `analyze`). */
+export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
+  const blocks: Block[] = [{ kind: 'heading', text: heading }];
+  if (r.hotspots.length === 0) {
+    blocks.push({
+      kind: 'paragraph',
+      text: r.nearTies === 0 ? tone('No near-ties.', 'good') : 'No group reaches the minimum count.',
+    });
+    return blocks;
+  }
+  const dims = r.by;
+  blocks.push({
+    kind: 'table',
+    columns: [
+      ...dims.map((d) => ({ title: d })),
+      { title: 'pair' },
+      { title: 'near-ties', align: 'right' as const },
+      { title: 'share', align: 'right' as const },
+      { title: 'ties when met', align: 'right' as const },
+      { title: 'median gap', align: 'right' as const },
+      { title: 'menu/stay', align: 'right' as const },
+      { title: 'conversations', align: 'right' as const },
+      { title: 'example trace' },
+    ],
+    rows: r.hotspots.map((h) => [
+      ...dims.map((d) => formatName(h[d])),
+      `${h.pair[0]} ↔ ${h.pair[1]}`,
+      formatCount(h.nearTies),
+      formatPercent(h.share),
+      `${formatPercent(h.tieRate)} of ${formatCount(h.meetings)}`,
+      formatScore(h.medianGap),
+      `${h.verdicts.menu}/${h.verdicts.stay}`,
+      `${h.conversationsCapped ? '≥' : ''}${formatCount(h.conversations)}`,
+      h.exampleTraceIds[0] ?? '',
+    ]),
+  });
+  const notes: string[] = [];
+  if (r.unpairedNearTies > 0)
+    notes.push(`${formatCount(r.unpairedNearTies)} near-ties had no recorded pair.`);
+  if (r.droppedNearTies > 0)
+    notes.push(`${formatCount(r.droppedNearTies)} near-ties fell in groups past the group cap.`);
+  if (notes.length > 0) blocks.push({ kind: 'paragraph', text: tone(notes.join(' '), 'dim') });
+  return blocks;
+}
+
+/** The document of `routescope hotspots`. */
+export function hotspotsToDocument(v: HotspotsView): ReportDocument {
+  const r = v.report;
+  const by = r.by.length === 0 ? 'pair' : `${r.by.join(' + ')} + pair`;
+  return [
+    { kind: 'title', text: 'routescope hotspots — where routing keeps tying' },
+    {
+      kind: 'paragraph',
+      text: `${formatCount(r.nearTies)} near-ties in ${formatCount(r.decisions)} decisions, grouped by ${by}; ${formatCount(r.groups)} groups met as the top two.`,
+    },
+    ...hotspotBlocks(r, 'Hot spots'),
+    ...gateBlocks(v.gates),
+    ...inputBlocks(v.input),
+  ];
+}

@@ -1,0 +1,47 @@
+/**
+ * renderMarkdown — a report document as GitHub-flavoured Markdown (for CI summaries and tickets).
+ *
+ * Every piece of text goes through escapeMarkdown, so a trace string can neither break a table (pipes) nor
+ * add links, emphasis or HTML; tones become bold for `bad`/`strong` and are otherwise dropped. Pure.
+ */
+import { spansOf, type Block, type Inline, type ReportDocument } from './document.js';
+import { escapeMarkdown } from './escapeControlChars.js';
+
+/** Render a document as Markdown (ends with a newline). */
+export function renderMarkdown(doc: ReportDocument): string {
+  return doc.map(renderBlock).join('\n\n') + '\n';
+}
+
+function inline(value: Inline): string {
+  return spansOf(value)
+    .map((span) => {
+      const text = escapeMarkdown(span.text);
+      return (span.tone === 'bad' || span.tone === 'strong') && text.trim() !== '' ? `**${text}**` : text;
+    })
+    .join('');
+}
+
+function renderBlock(block: Block): string {
+  switch (block.kind) {
+    case 'title':
+      return `# ${inline(block.text)}`;
+    case 'heading':
+      return `## ${inline(block.text)}`;
+    case 'paragraph':
+      return inline(block.text);
+    case 'list':
+      return block.items.map((item) => `- ${inline(item)}`).join('\n');
+    case 'fields':
+      return block.rows
+        .map(([label, value]) => `- **${escapeMarkdown(label)}:** ${inline(value)}`)
+        .join('\n');
+    case 'table': {
+      const head = `| ${block.columns.map((c) => escapeMarkdown(c.title)).join(' | ')} |`;
+      const rule = `| ${block.columns.map((c) => (c.align === 'right' ? '---:' : '---')).join(' | ')} |`;
+      const rows = block.rows.map(
+        (row) => `| ${block.columns.map((_, i) => inline(row[i] ?? '')).join(' | ')} |`,
+      );
+      return [head, rule, ...rows].join('\n');
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * renderText — lay a report document out for a terminal: titles, aligned tables, colour when allowed.
+ *
+ * Every piece of text is escaped (escapeControlChars) before it is measured or coloured, so widths are what
+ * the terminal shows and no trace string can emit an escape sequence; colour codes are added after, by us
+ * alone, and only when the caller allows them (a TTY without NO_COLOR). Pure.
+ */
+import { spansOf, type Block, type Inline, type ReportDocument, type Tone } from './document.js';
+import { escapeControlChars } from './escapeControlChars.js';
+
+/** How text output looks. */
+export interface TextStyle {
+  /** Emit ANSI colour. */
+  readonly color: boolean;
+}
+
+const SGR: Readonly<Record<Tone, string>> = {
+  good: '\u001b[32m',
+  bad: '\u001b[31m',
+  warn: '\u001b[33m',
+  dim: '\u001b[2m',
+  strong: '\u001b[1m',
+};
+const RESET = '\u001b[0m';
+
+/** Render a document as terminal text (ends with a newline). */
+export function renderText(doc: ReportDocument, style: TextStyle): string {
+  const out: string[] = [];
+  for (const block of doc) out.push(...renderBlock(block, style), '');
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.join('\n') + '\n';
+}
+
+/** Visible width: code points of the escaped text. */
+function width(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** Escaped plain text and its coloured twin. */
+function inline(value: Inline, style: TextStyle, base?: Tone): { plain: string; shown: string } {
+  let plain = '';
+  let shown = '';
+  for (const span of spansOf(value)) {
+    const text = escapeControlChars(span.text);
+    plain += text;
+    const t = span.tone ?? base;
+    shown += style.color && t !== undefined && text !== '' ? `${SGR[t]}${text}${RESET}` : text;
+  }
+  return { plain, shown };
+}
+
+function renderBlock(block: Block, style: TextStyle): string[] {
+  switch (block.kind) {
+    case 'title': {
+      const t = inline(block.text, style, 'strong');
+      return [t.shown, '='.repeat(Math.min(80, width(t.plain)))];
+    }
+    case 'heading': {
+      const t = inline(block.text, style, 'strong');
+      return [t.shown, '-'.repeat(Math.min(80, width(t.plain)))];
+    }
+    case 'paragraph':
+      return [inline(block.text, style).shown];
+    case 'list':
+      return block.items.map((item) => `  - ${inline(item, style).shown}`);
+    case 'fields': {
+      const labels = block.rows.map(([label]) => escapeControlChars(label));
+      const w = Math.max(0, ...labels.map(width));
+      return block.rows.map(
+        ([, value], i) =>
+          `  ${labels[i]!}${' '.repeat(w - width(labels[i]!))}  ${inline(value, style).shown}`,
+      );
+    }
+    case 'table':
+      return renderTable(block, style);
+  }
+}
+
+function renderTable(block: Extract<Block, { kind: 'table' }>, style: TextStyle): string[] {
+  const head = block.columns.map((c) => escapeControlChars(c.title));
+  const cells = block.rows.map((row) => block.columns.map((_, i) => inline(row[i] ?? '', style)));
+  const widths = head.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i]!.plain))));
+  const pad = (text: string, shown: string, i: number): string => {
+    const gap = ' '.repeat(widths[i]! - width(text));
+    return block.columns[i]!.align === 'right' ? gap + shown : shown + gap;
+  };
+  const line = (parts: string[]): string => `  ${parts.join('  ')}`.replace(/\s+$/, '');
+  const headLine = line(head.map((h, i) => pad(h, style.color ? `${SGR.strong}${h}${RESET}` : h, i)));
+  const rule = line(widths.map((w) => '-'.repeat(w)));
+  return [headLine, rule, ...cells.map((row) => line(row.map((c, i) => pad(c.plain, c.shown, i))))];
+}

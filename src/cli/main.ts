@@ -1,0 +1,119 @@
+/**
+ * main — the `routescope` CLI core: `runCli(argv, io)` parses, runs one command, returns the exit code.
+ *
+ * It never calls process.exit and writes only through the injected io, so tests run it in-process and
+ * bin.ts is three lines. yargs parses (help, version, unknown commands and options, missing arguments);
+ * the command runs after parsing. Exit codes: 0 ok, 1 a `--fail-on` gate failed, 2 a usage or input error,
+ * with a message that says what to do; a stack trace only with --verbose. To add a command, write a
+ * CliCommand in commands/ and list it in COMMANDS.
+ */
+import { createRequire } from 'node:module';
+import yargs from 'yargs';
+import { InputError } from '../trace/inputError.js';
+import { EXIT_USAGE, type CliArgs, type CliCommand, type CommandContext } from './cliCommand.js';
+import { analyzeCommand } from './commands/analyze.js';
+import { explainCommand } from './commands/explain.js';
+import { floorlessCommand } from './commands/floorless.js';
+import { hotspotsCommand } from './commands/hotspots.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
+import { escapeControlChars } from './format/escapeControlChars.js';
+import type { CliIo } from './io.js';
+import { UsageError } from './usageError.js';
+
+/** Every command, in the order `--help` lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  analyzeCommand,
+  hotspotsCommand,
+  floorlessCommand,
+  explainCommand,
+];
+
+/** The formats `--format` offers; a command may add its own renderer for `html`. */
+export const FORMAT_CHOICES: readonly OutputFormat[] = [...OUTPUT_FORMATS];
+
+/** Run the CLI on `argv` (without node and the script) and give the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  commands: readonly CliCommand[] = COMMANDS,
+): Promise<number> {
+  const verbose = argv.includes('--verbose');
+  try {
+    let chosen: { command: CliCommand; args: CliArgs } | undefined;
+    const parser = yargs([...argv])
+      .scriptName('routescope')
+      .usage(
+        '$0 <command> <inputs..> [options]\n\nEvidence for agent routing decisions, from the traces you already export.',
+      )
+      .exitProcess(false)
+      .strict()
+      .demandCommand(1, 'Name a command: ' + commands.map((c) => c.command.split(' ')[0]).join(', ') + '.')
+      .recommendCommands()
+      .option('format', {
+        choices: FORMAT_CHOICES,
+        default: 'text',
+        describe: 'output format',
+        requiresArg: true,
+      })
+      .option('verbose', { type: 'boolean', default: false, describe: 'print stack traces of errors' })
+      .help()
+      .alias('h', 'help')
+      .version(readVersion())
+      .wrap(100)
+      .fail((message: string | undefined, error: Error | undefined) => {
+        throw new UsageError(message ?? error?.message ?? 'invalid command line');
+      });
+    for (const command of commands) {
+      parser.command(command.command, command.describe, command.builder, (args) => {
+        chosen = { command, args: args as CliArgs };
+      });
+    }
+    const output = await new Promise<string>((resolve, reject) => {
+      parser
+        .parseAsync([...argv], {}, (error: Error | null | undefined, _args: unknown, text: string) => {
+          if (error) reject(error instanceof UsageError ? error : new UsageError(error.message));
+          else resolve(text);
+        })
+        .catch(reject);
+    });
+    if (chosen === undefined) {
+      // --help or --version: yargs produced the text instead of a command.
+      if (output !== '') io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      return 0;
+    }
+    const format = String(chosen.args.format ?? 'text') as OutputFormat;
+    const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+    const ctx: CommandContext = { io, format, color: format === 'text' && io.isTTY && !noColor, verbose };
+    return await chosen.command.run(chosen.args, ctx);
+  } catch (error) {
+    return reportError(error, io, verbose);
+  }
+}
+
+/** Print an error the way the user needs it and give exit code 2. */
+function reportError(error: unknown, io: CliIo, verbose: boolean): number {
+  if (error instanceof UsageError) {
+    io.stderr.write(`routescope: ${escapeControlChars(error.message)}\nRun 'routescope --help' for usage.\n`);
+  } else if (error instanceof InputError) {
+    io.stderr.write(`routescope: ${escapeControlChars(error.message)}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(
+      `routescope: unexpected error: ${escapeControlChars(message)}${verbose ? '' : ' (run again with --verbose for the stack trace)'}\n`,
+    );
+  }
+  if (verbose && error instanceof Error && error.stack !== undefined) {
+    io.stderr.write(`${escapeControlChars(error.stack).replace(/\\n/g, '\n')}\n`);
+  }
+  return EXIT_USAGE;
+}
+
+function readVersion(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    const pkg = require('../../package.json') as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * traceLinks — URLs that open a trace in Jaeger or in Grafana Explore (Tempo data source).
+ *
+ * Jaeger: `${jaegerUrl}/trace/${traceId}`. Grafana: the Explore URL with one pane (Grafana 10 and later):
+ * `${grafanaUrl}/explore?schemaVersion=1&orgId=1&panes=<url-encoded JSON>` where the JSON is
+ * `{"rs":{"datasource":UID,"queries":[{"refId":"A","datasource":{"type":"tempo","uid":UID},"queryType":"traceql",
+ * "query":TRACE_ID}],"range":{"from":MS,"to":MS}}}` — a TraceQL query that is a bare trace id opens that trace;
+ * the range is the decisions' time ± one hour (epoch milliseconds) so Tempo searches the right blocks. UID is
+ * the Tempo data source uid (`--grafana-datasource`, default `tempo`). Pure.
+ */
+
+/** Where to link to. */
+export interface TraceLinkConfig {
+  readonly jaegerUrl?: string;
+  readonly grafanaUrl?: string;
+  /** @default 'tempo' */
+  readonly grafanaDatasource?: string;
+}
+
+/** The links for one trace. */
+export interface TraceLinks {
+  readonly jaeger?: string;
+  readonly grafana?: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Links for `traceId`, whose spans lie between `fromMs` and `toMs`. */
+export function buildTraceLinks(
+  traceId: string,
+  fromMs: number,
+  toMs: number,
+  cfg: TraceLinkConfig,
+): TraceLinks {
+  const id = encodeURIComponent(traceId.toLowerCase());
+  const links: { jaeger?: string; grafana?: string } = {};
+  if (cfg.jaegerUrl !== undefined) links.jaeger = `${trimSlash(cfg.jaegerUrl)}/trace/${id}`;
+  if (cfg.grafanaUrl !== undefined) {
+    const uid = cfg.grafanaDatasource ?? 'tempo';
+    const range =
+      Number.isFinite(fromMs) && Number.isFinite(toMs)
+        ? { from: String(Math.floor(fromMs - HOUR_MS)), to: String(Math.ceil(toMs + HOUR_MS)) }
+        : { from: 'now-24h', to: 'now' };
+    const panes = {
+      rs: {
+        datasource: uid,
+        queries: [
+          {
+            refId: 'A',
+            datasource: { type: 'tempo', uid },
+            queryType: 'traceql',
+            query: traceId.toLowerCase(),
+          },
+        ],
+        range,
+      },
+    };
+    links.grafana = `${trimSlash(cfg.grafanaUrl)}/explore?schemaVersion=1&orgId=1&panes=${encodeURIComponent(JSON.stringify(panes))}`;
+  }
+  return links;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
