@@ -80,14 +80,17 @@ function toMark(event: EventView): MisrouteMark {
   };
 }
 
-/** A fresh builder writing into `stats`. */
-export function createTraceRecordBuilder(stats: ReadStats): TraceRecordBuilder {
+/** A fresh builder writing into `stats`; `dedupeGeneration` sizes the duplicate filter (tests shrink it). */
+export function createTraceRecordBuilder(
+  stats: ReadStats,
+  dedupeGeneration: number = DEDUPE_GENERATION,
+): TraceRecordBuilder {
   let current = new Set<string>();
   let previous = new Set<string>();
 
   const seenBefore = (key: string): boolean => {
     if (current.has(key) || previous.has(key)) return true;
-    if (current.size >= DEDUPE_GENERATION) {
+    if (current.size >= dedupeGeneration) {
       previous = current;
       current = new Set();
     }

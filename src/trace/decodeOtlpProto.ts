@@ -62,12 +62,12 @@ class WireReader {
     return this.pos - start === 10 && u >= 2 ** 63 ? u - 2 ** 64 : u;
   }
 
-  fixed64(): number {
+  /** A fixed64 nanosecond timestamp as fractional milliseconds, whole milliseconds exact. */
+  unixNanosAsMs(): number {
     if (this.pos + 8 > this.end) throw new ProtoWireError('fixed64 runs past the end of the message');
-    const lo = this.buf.readUInt32LE(this.pos);
-    const hi = this.buf.readUInt32LE(this.pos + 4);
+    const ns = this.buf.readBigUInt64LE(this.pos);
     this.pos += 8;
-    return hi * 2 ** 32 + lo;
+    return Number(ns / 1_000_000n) + Number(ns % 1_000_000n) / 1e6;
   }
 
   double(): number {
@@ -187,7 +187,7 @@ function readEvent(r: WireReader): EventView {
   const attributes: MutableAttributeMap = new Map();
   while (!r.done) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_I64) timeUnixMs = r.fixed64() / 1e6;
+    if (field === 1 && wire === WIRE_I64) timeUnixMs = r.unixNanosAsMs();
     else if (field === 2 && wire === WIRE_LEN) name = r.string();
     else if (field === 3 && wire === WIRE_LEN) readKeyValue(r.sub(), attributes);
     else r.skip(wire);
@@ -247,7 +247,7 @@ function readSpan(r: WireReader): ProtoSpan {
         break;
       case 7:
         expectWire(wire, WIRE_I64, 'span start time');
-        span.timeUnixMs = r.fixed64() / 1e6;
+        span.timeUnixMs = r.unixNanosAsMs();
         break;
       case 9:
         expectWire(wire, WIRE_LEN, 'a span attribute');

@@ -1,0 +1,142 @@
+/**
+ * splitLines, readLengthFramed, peekStream — byte streams cut into lines and records the same way whatever
+ * the chunk boundaries, with bounded buffering.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { peekStream } from '../../src/trace/peekStream.js';
+import { readLengthFramed, type FramedItem } from '../../src/trace/readLengthFramed.js';
+import { splitLines } from '../../src/trace/splitLines.js';
+
+/** `data` cut at the given offsets, as an async byte stream. */
+async function* chunked(data: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
+  const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+  let at = 0;
+  for (const p of points) {
+    if (p > at) yield data.subarray(at, p);
+    at = Math.max(at, p);
+  }
+  if (at < data.length) yield data.subarray(at);
+}
+
+async function collect<T, U = T>(it: AsyncIterable<T>, copy?: (x: T) => U): Promise<U[]> {
+  const out: U[] = [];
+  for await (const x of it) out.push(copy === undefined ? (x as unknown as U) : copy(x));
+  return out;
+}
+
+const lineBytes = fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a)));
+
+describe('splitLines', () => {
+  it('law: any chunking yields exactly the lines; over-long ones as null', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lineBytes, { maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (lines, trailingNewline, cuts, max) => {
+          const data = Buffer.concat(
+            lines.flatMap((l, i) => (i < lines.length - 1 || trailingNewline ? [l, Buffer.from('\n')] : [l])),
+          );
+          const got = await collect(splitLines(chunked(data, cuts), max), (b) =>
+            b === null ? null : Buffer.from(b),
+          );
+          const want = lines
+            .filter((l, i) => !(i === lines.length - 1 && !trailingNewline && l.length === 0))
+            .map((l) => (l.length > max ? null : l));
+          expect(got).toEqual(want);
+        },
+      ),
+    );
+  });
+
+  it('an over-long line is dropped as it streams, not buffered', async () => {
+    async function* endless(): AsyncGenerator<Buffer> {
+      for (let i = 0; i < 1000; i++) yield Buffer.alloc(1024, 0x61);
+      yield Buffer.from('\nok\n');
+    }
+    expect(await collect(splitLines(endless(), 4096), (b) => (b === null ? null : b.toString()))).toEqual([
+      null,
+      'ok',
+    ]);
+  });
+});
+
+describe('readLengthFramed', () => {
+  function frame(records: Buffer[]): Buffer {
+    return Buffer.concat(
+      records.flatMap((r) => {
+        const h = Buffer.alloc(4);
+        h.writeUInt32BE(r.length);
+        return [h, r];
+      }),
+    );
+  }
+  const copyItem = (i: FramedItem): FramedItem =>
+    i.kind === 'record' ? { kind: 'record', bytes: Buffer.from(i.bytes) } : i;
+
+  it('law: any chunking yields exactly the records', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.uint8Array({ maxLength: 30 }).map((a) => Buffer.from(a)),
+          { maxLength: 8 },
+        ),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (records, cuts) => {
+          const got = await collect(readLengthFramed(chunked(frame(records), cuts), 1024), copyItem);
+          expect(got).toEqual(records.map((bytes) => ({ kind: 'record', bytes })));
+        },
+      ),
+    );
+  });
+
+  it('law: a cut anywhere inside the last record ends with one broken item, the earlier records intact', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.uint8Array({ minLength: 1, maxLength: 30 }).map((a) => Buffer.from(a)),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.nat(),
+        async (records, cutAt) => {
+          const whole = frame(records);
+          const lastStart = whole.length - records.at(-1)!.length - 4;
+          const cut = lastStart + 1 + (cutAt % (whole.length - lastStart - 1));
+          const got = await collect(readLengthFramed(chunked(whole.subarray(0, cut), []), 1024), copyItem);
+          expect(got.slice(0, -1)).toEqual(records.slice(0, -1).map((bytes) => ({ kind: 'record', bytes })));
+          expect(got.at(-1)).toMatchObject({ kind: 'broken', reason: expect.stringMatching(/truncated/) });
+        },
+      ),
+    );
+  });
+
+  it('a length above the bound stops reading (corrupt framing)', async () => {
+    const bad = Buffer.from([0, 0, 0, 2, 0x61, 0x62, 0, 1, 0, 0, 0x63]);
+    const got = await collect(readLengthFramed(chunked(bad, []), 100), copyItem);
+    expect(got).toEqual([
+      { kind: 'record', bytes: Buffer.from('ab') },
+      { kind: 'broken', reason: expect.stringMatching(/65536 bytes, more than the 100/) },
+    ]);
+  });
+});
+
+describe('peekStream', () => {
+  it('law: the head is the first bytes and the replayed stream is the whole input', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 100 }),
+        async (raw, cuts, n) => {
+          const data = Buffer.from(raw);
+          const { head, ended, stream } = await peekStream(chunked(data, cuts), n);
+          expect(head.subarray(0, n)).toEqual(data.subarray(0, n));
+          if (ended) expect(head).toEqual(data);
+          expect(Buffer.concat(await collect(stream))).toEqual(data);
+        },
+      ),
+    );
+  });
+});
