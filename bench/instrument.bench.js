@@ -2,12 +2,14 @@
 //
 // raw decideTier2 · wrapped with no SDK registered (the API's no-op tracer) · wrapped with the real SDK, a
 // BatchSpanProcessor and an exporter that discards · a bare SDK span carrying the same attributes and doing no
-// routing work. Ratios: wrapped-no-SDK ÷ raw (target <= 1.05) and wrapped-SDK ÷ bare span. Rounds of the four
+// routing work. Ratios: wrapped-no-SDK ÷ raw (target <= 1.05), wrapped-SDK ÷ bare span, and (wrapped-SDK − raw) ÷
+// bare span — what recording a decision costs beyond the routing, in bare spans. "noop span" is the floor of the
+// no-SDK overhead: one span started, checked and ended on the API's no-op tracer. Rounds of the five
 // cases are interleaved (order rotating) so a machine whose load drifts skews them alike; each figure is the
 // median over rounds after a warm-up, each ratio the median of per-round ratios. Calls run in chunks with a
 // yield between them so the batch processor exports as it would in a server. Prints figures, asserts nothing.
 import { setImmediate as yieldTurn } from 'node:timers/promises';
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2, SPAN_ROUTING_TIER2 } from '../dist/index.js';
 
@@ -104,6 +106,19 @@ function makeLoopBare(tracer, attrs) {
   };
 }
 
+/** The floor of the no-SDK overhead: start, check and end one span on the API's global no-op tracer. */
+function makeLoopNoopSpan() {
+  const tracer = trace.getTracerProvider().getTracer('bench-noop');
+  const options = { kind: SpanKind.INTERNAL };
+  return function loopNoopSpan() {
+    for (let i = 0; i < CHUNK; i++) {
+      const span = tracer.startSpan(SPAN_ROUTING_TIER2, options);
+      if (span.isRecording()) state.sink++;
+      span.end();
+    }
+  };
+}
+
 /** ns per call of `loop` over chunks until `ms` of measured time has passed. */
 async function round(loop, inputs, ms) {
   let ns = 0n;
@@ -130,6 +145,7 @@ async function benchCandidates(candidates) {
     noSdk: makeLoop(instrumentDecideTier2(decideTier2)),
     sdk: makeLoop(instrumentDecideTier2(decideTier2, { tracerProvider: provider })),
     bare: makeLoopBare(provider.getTracer('bench-bare'), attrs),
+    noopSpan: makeLoopNoopSpan(),
   };
   const names = Object.keys(cases);
   for (const name of names) await round(cases[name], inputs, 200);
@@ -151,8 +167,10 @@ async function benchCandidates(candidates) {
     noSdk: median(results.noSdk),
     sdk: median(results.sdk),
     bare: median(results.bare),
+    noopSpan: median(results.noopSpan),
     noSdkOverRaw: perRound('noSdk', 'raw'),
     sdkOverBare: perRound('sdk', 'bare'),
+    sdkCostOverBare: median(results.sdk.map((x, i) => (x - results.raw[i]) / results.bare[i])),
     exported,
   };
 }
@@ -163,14 +181,16 @@ console.log(
 );
 console.log(
   `${col('cands', 5)}${col('attrs', 6)}${col('raw', 9)}${col('wrap-noSDK', 12)}${col('wrap-SDK', 10)}` +
-    `${col('bare span', 11)}${col('noSDK/raw', 11)}${col('SDK/bare', 10)}${col('exported', 10)}`,
+    `${col('bare span', 11)}${col('noop span', 11)}${col('noSDK/raw', 11)}${col('SDK/bare', 10)}${col('(SDK-raw)/bare', 16)}` +
+    `${col('exported', 10)}`,
 );
 for (const candidates of [8, 64]) {
   const r = await benchCandidates(candidates);
   console.log(
     `${col(r.candidates, 5)}${col(r.attributes, 6)}${col(r.raw.toFixed(0), 9)}${col(r.noSdk.toFixed(0), 12)}` +
-      `${col(r.sdk.toFixed(0), 10)}${col(r.bare.toFixed(0), 11)}${col(r.noSdkOverRaw.toFixed(3), 11)}` +
-      `${col(r.sdkOverBare.toFixed(3), 10)}${col(r.exported, 10)}`,
+      `${col(r.sdk.toFixed(0), 10)}${col(r.bare.toFixed(0), 11)}${col(r.noopSpan.toFixed(0), 11)}` +
+      `${col(r.noSdkOverRaw.toFixed(3), 11)}` +
+      `${col(r.sdkOverBare.toFixed(3), 10)}${col(r.sdkCostOverBare.toFixed(3), 16)}${col(r.exported, 10)}`,
   );
 }
 if (state.sink === 0.5) console.log('');
