@@ -1,0 +1,104 @@
+/**
+ * demo — `routescope demo [--out DIR]`: the README's first command. A simulated support-desk agent routes 200+
+ * user turns through the instrumented policy, the trace file lands where the Collector would have put it, and
+ * `analyze` reports on it.
+ *
+ * No network and no collector: the agent, its scorers and the exporter run in-process (src/demo). The report
+ * is exactly `routescope analyze <file>` (same code path, same `--format`), followed by the commands to try
+ * next on the same file. Around a JSON or Markdown report those extra lines go to stderr, so stdout stays a
+ * clean document. Without `--out` the file goes to a fresh temp folder, whose path is printed.
+ */
+import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDemoAgent } from '../../demo/runDemoAgent.js';
+import type { CliCommand, CommandContext } from '../cliCommand.js';
+import { escapeControlChars } from '../format/escapeControlChars.js';
+import { UsageError } from '../usageError.js';
+import { analyzeCommand } from './analyze.js';
+
+/** The file name the demo writes inside its folder. */
+export const DEMO_TRACE_FILE = 'traces.jsonl';
+
+/** `routescope demo`. */
+export const demoCommand: CliCommand = {
+  command: 'demo',
+  describe: 'run a simulated support-desk agent (no network), write its traces, and analyze them',
+  builder: (y) =>
+    y
+      .option('out', {
+        type: 'string',
+        requiresArg: true,
+        describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
+      })
+      .example('$0 demo', 'run the demo and print the analysis')
+      .example(
+        '$0 demo --out demo-traces',
+        'keep demo-traces/traces.jsonl to try hotspots, floorless, explain',
+      )
+      .example('$0 demo --format json', 'the analysis as the documented JSON report'),
+  async run(args, ctx) {
+    const file = prepareTraceFile(args.out);
+    const run = await runDemoAgent({ path: file });
+    const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
+    aside.write(
+      `routescope demo: ${run.conversations} conversations, ${run.decisions} routed turns ` +
+        `(${run.misroutes} marked misrouted by review), 3 routers.\n` +
+        `traces written to ${escapeControlChars(file)}\n\n`,
+    );
+    const exitCode = await analyzeCommand.run({ inputs: [file] }, ctx);
+    aside.write(nextSteps(file, run.explainConversationId, ctx));
+    return exitCode;
+  },
+};
+
+/** The folder (given or a new temp one) and the trace file inside it; refuses a file that is not a file. */
+function prepareTraceFile(out: unknown): string {
+  let dir: string;
+  if (out === undefined) {
+    dir = mkdtempSync(join(tmpdir(), 'routescope-demo-'));
+  } else {
+    dir = String(out);
+    if (dir.trim() === '') throw new UsageError('--out needs a folder name');
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UsageError(`--out ${escapeControlChars(dir)}: cannot create the folder (${reason})`);
+    }
+  }
+  const file = join(dir, DEMO_TRACE_FILE);
+  let existing;
+  try {
+    existing = lstatSync(file);
+  } catch {
+    return file;
+  }
+  // Rewriting through a link or into a folder would write somewhere --out did not say.
+  if (!existing.isFile()) {
+    throw new UsageError(
+      `--out ${escapeControlChars(dir)}: ${DEMO_TRACE_FILE} exists and is not a regular file`,
+    );
+  }
+  return file;
+}
+
+function nextSteps(file: string, conversationId: string | undefined, ctx: CommandContext): string {
+  const f = shellQuote(file);
+  const lines = [
+    `routescope hotspots ${f}            # which skill pairs keep tying, per router and scorer`,
+    `routescope floorless ${f}           # which scorer can never say "no match", and a floor that would`,
+  ];
+  if (conversationId !== undefined) {
+    lines.push(
+      `routescope explain ${shellQuote(conversationId)} ${f}   # the evidence behind a misrouted answer`,
+    );
+  }
+  const lead = ctx.format === 'text' ? '\nNext, try:\n' : 'Next, try:\n';
+  return `${lead}${lines.map((l) => `  ${escapeControlChars(l)}`).join('\n')}\n`;
+}
+
+/** A word the shell passes through unchanged: bare when safe, else single-quoted. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
