@@ -11,10 +11,15 @@ import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { InputError } from '../trace/inputError.js';
 import { EXIT_USAGE, type CliArgs, type CliCommand, type CommandContext } from './cliCommand.js';
+import { STDIN_TOKEN } from './commonOptions.js';
 import { analyzeCommand } from './commands/analyze.js';
+import { demoCommand } from './commands/demo.js';
 import { explainCommand } from './commands/explain.js';
 import { floorlessCommand } from './commands/floorless.js';
+import { flappingCommand } from './commands/flapping.js';
 import { hotspotsCommand } from './commands/hotspots.js';
+import { replayCommand } from './commands/replay.js';
+import { tuneCommand } from './commands/tune.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { CliIo } from './io.js';
@@ -26,10 +31,11 @@ export const COMMANDS: readonly CliCommand[] = [
   hotspotsCommand,
   floorlessCommand,
   explainCommand,
+  demoCommand,
 ];
 
 /** The formats `--format` offers; a command may add its own renderer for `html`. */
-export const FORMAT_CHOICES: readonly OutputFormat[] = [...OUTPUT_FORMATS];
+export const FORMAT_CHOICES: readonly OutputFormat[] = [...OUTPUT_FORMATS, 'html'];
 
 /** Run the CLI on `argv` (without node and the script) and give the exit code. */
 export async function runCli(
@@ -38,9 +44,11 @@ export async function runCli(
   commands: readonly CliCommand[] = COMMANDS,
 ): Promise<number> {
   const verbose = argv.includes('--verbose');
+  // yargs drops a lone '-' (the stdin input); carry it through as a token readInputs turns back.
+  const words = argv.map((a) => (a === '-' ? STDIN_TOKEN : a));
   try {
     let chosen: { command: CliCommand; args: CliArgs } | undefined;
-    const parser = yargs([...argv])
+    const parser = yargs(words)
       .scriptName('routescope')
       .usage(
         '$0 <command> <inputs..> [options]\n\nEvidence for agent routing decisions, from the traces you already export.',
@@ -70,7 +78,7 @@ export async function runCli(
     }
     const output = await new Promise<string>((resolve, reject) => {
       parser
-        .parseAsync([...argv], {}, (error: Error | null | undefined, _args: unknown, text: string) => {
+        .parseAsync(words, {}, (error: Error | null | undefined, _args: unknown, text: string) => {
           if (error) reject(error instanceof UsageError ? error : new UsageError(error.message));
           else resolve(text);
         })
