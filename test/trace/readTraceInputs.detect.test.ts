@@ -1,0 +1,107 @@
+/**
+ * readTraceInputs format detection — JSON lines vs a pretty-printed document, byte-order marks, CRLF, JSON
+ * arrays — judged from the first bytes, with every good line kept.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import { recordScenario, toOtlpJson, withTempDir, type Scenario } from './traceScenario.js';
+
+let scenario: Scenario;
+let request: unknown;
+const RECORDS = 7;
+
+beforeAll(async () => {
+  scenario = await recordScenario();
+  request = JSON.parse(toOtlpJson(scenario.spans));
+});
+
+async function readContent(content: string | Buffer): Promise<{ records: TraceRecord[]; stats: ReadStats }> {
+  return withTempDir(async (dir) => {
+    const file = join(dir, 'input');
+    writeFileSync(file, content);
+    const stats = createReadStats();
+    const records: TraceRecord[] = [];
+    for await (const r of readTraceInputs([file], stats)) records.push(r);
+    return { records, stats };
+  });
+}
+
+describe('format detection', () => {
+  it('a document whose first line is "{" is parsed whole', async () => {
+    const { records, stats } = await readContent(JSON.stringify(request, null, 2));
+    expect(stats.problems).toEqual([]);
+    expect(records).toHaveLength(RECORDS);
+    expect(records[0]!.source.line).toBe(0);
+  });
+
+  it('a document whose first line opens an object inline ({"resourceSpans": [) is parsed whole', async () => {
+    const text = JSON.stringify(request, null, 1).replace(/^\{\n\s*/, '{');
+    expect(text.split('\n')[0]).toBe('{"resourceSpans": [');
+    const { records, stats } = await readContent(text);
+    expect(stats.problems).toEqual([]);
+    expect(records).toHaveLength(RECORDS);
+  });
+
+  it('JSON lines whose first line is broken stay JSON lines: line 1 reported, the rest read', async () => {
+    const line = JSON.stringify(request);
+    const { records, stats } = await readContent(`{"resourceSpans":[{"resou\n${line}\n`);
+    expect(records).toHaveLength(RECORDS);
+    expect(stats.problems).toEqual([expect.objectContaining({ line: 1, kind: 'bad-line' })]);
+  });
+
+  it('a pretty document cut short is one bad-line problem, not an exception', async () => {
+    const text = JSON.stringify(request, null, 2);
+    const { records, stats } = await readContent(text.slice(0, text.length / 2));
+    expect(records).toEqual([]);
+    expect(stats.problems).toEqual([expect.objectContaining({ line: 0, kind: 'bad-line' })]);
+  });
+
+  it('a byte-order mark, CRLF line ends and blank lines are accepted', async () => {
+    const line = JSON.stringify(request);
+    const lines = await readContent(Buffer.from(`\ufeff${line}\r\n\r\n  \n`));
+    expect(lines.stats.problems).toEqual([]);
+    expect(lines.records).toHaveLength(RECORDS);
+    expect(lines.stats.lines).toBe(1);
+    const doc = await readContent(
+      Buffer.from(`\ufeff${JSON.stringify(request, null, 2).replaceAll('\n', '\r\n')}`),
+    );
+    expect(doc.stats.problems).toEqual([]);
+    expect(doc.records).toHaveLength(RECORDS);
+  });
+
+  it('a JSON array of export requests (pretty or on one line)', async () => {
+    const half = Math.ceil(scenario.spans.length / 2);
+    const parts = [scenario.spans.slice(0, half), scenario.spans.slice(half)].map(
+      (s) => JSON.parse(toOtlpJson(s)) as unknown,
+    );
+    for (const text of [JSON.stringify(parts, null, 2), JSON.stringify(parts)]) {
+      const { records, stats } = await readContent(text);
+      expect(stats.problems).toEqual([]);
+      expect(records).toHaveLength(RECORDS);
+    }
+  });
+
+  it('a line without a routing span is counted without parsing, by its span markers', async () => {
+    // Spans counted from `"startTimeUnixNano"`: a truncated-looking inner text does not matter, the shape does.
+    const plain = JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                { startTimeUnixNano: '1', name: 'a' },
+                { startTimeUnixNano: 2, events: [{ timeUnixNano: '3' }] },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const { stats } = await readContent(`${plain}\n`);
+    expect(stats).toMatchObject({ spans: 2, nonRoutingSpans: 2, problems: [] });
+  });
+});
