@@ -4,7 +4,8 @@
  * and every routing name they mention is a key of src/instrument/semconv.ts. The stack itself cannot start on
  * the CI machines (no Docker engine), so these checks are what keep it correct.
  */
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +17,7 @@ import {
   readRepoYaml,
   repoPath,
   routingNamesIn,
+  runPromtool,
 } from './opsQueries.js';
 import {
   ATTR_ROUTING_FLOOR_DECLARED,
@@ -327,6 +329,25 @@ describe('compose stack', () => {
     );
     const dashboardMount = (mounts.get('grafana') ?? []).find((m) => m.source.endsWith('routing.json'));
     expect(path.dirname(dashboardMount?.target ?? '')).toBe(asRecord(provider.options, 'options').path);
+  });
+
+  it("promtool check config accepts the stack's prometheus.yaml with the rule files it mounts in place", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'routescope-ops-'));
+    try {
+      const prom = readRepoText('collector-config/stack/prometheus.yaml');
+      const ruleMounts = (mounts.get('prometheus') ?? []).filter((m) => m.target.includes('/rules/'));
+      const ruleDir = path.dirname(ruleMounts[0]?.target ?? '/missing/');
+      mkdirSync(path.join(dir, 'rules'));
+      for (const m of ruleMounts) {
+        copyFileSync(path.resolve(composeDir, m.source), path.join(dir, 'rules', path.basename(m.target)));
+      }
+      writeFileSync(path.join(dir, 'prometheus.yaml'), prom.replaceAll(`${ruleDir}/`, 'rules/'));
+      const { status, output } = runPromtool(['check', 'config', 'prometheus.yaml'], dir);
+      expect(output).toContain(`SUCCESS: ${ruleMounts.length} rule files found`);
+      expect(status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('jaeger.yaml wires only components it defines and reads SPM metrics from the Prometheus service', () => {
