@@ -4,15 +4,31 @@
  * used), every PromQL expression parsing with the real PromQL grammar and every TraceQL query with the real TraceQL
  * grammar, and every metric, label, attribute and span name they use defined in the key modules.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify as stringifyYaml } from 'yaml';
 import {
   ALLOWED_LABELS,
   analyzePromql,
   analyzeTraceql,
   checkTraceqlNames,
   readRepoText,
+  runPromtool,
 } from './opsQueries.js';
-import { PROMETHEUS_SERIES_NAMES, PROM_LABEL_ROUTER } from '../../src/instrument/metricNames.js';
+import {
+  PROMETHEUS_SERIES_NAMES,
+  PROM_LABEL_FLOOR_DECLARED,
+  PROM_LABEL_NEAR_TIE,
+  PROM_LABEL_ROUTER,
+  PROM_LABEL_SCORER,
+  PROM_LABEL_SPAN_NAME,
+  PROM_LABEL_VERDICT,
+  PROM_ROUTING_DECISIONS_TOTAL,
+  PROM_SPANMETRICS_CALLS_TOTAL,
+  SPANMETRICS_TIER2_SPAN_NAME,
+} from '../../src/instrument/metricNames.js';
 import {
   ATTR_ROUTING_NEAR_TIE,
   ATTR_ROUTING_RUNNER_UP_ID,
@@ -58,6 +74,22 @@ const variables = new Map(dashboard.templating.list.map((v) => [v.name, v]));
 const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p, target: t })));
 const promTargets = targets.filter(({ target }) => target.expr !== undefined);
 const tempoTargets = targets.filter(({ target }) => target.queryType === 'traceql');
+
+/** A series selector string for promtool input. */
+function series(metric: string, labels: Record<string, string>): string {
+  return `${metric}{${Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(', ')}}`;
+}
+
+/** A panel's PromQL with the dashboard variables filled in as Grafana would. */
+function fillVariables(expr: string, metric: string, routers: string): string {
+  return expr
+    .replaceAll('$decisions', metric)
+    .replaceAll('$router', routers)
+    .replaceAll('$__rate_interval', '5m')
+    .replaceAll('$__range', '10m');
+}
 
 /** Panels that share a grid cell. */
 function overlaps(panels: readonly Panel[]): string[] {
@@ -156,6 +188,85 @@ describe('dashboards/grafana/routing.json', () => {
         if (!ALLOWED_LABELS.has(l)) problems.push(`${where}: unknown label ${l}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('the panels compute the right numbers over either label set (real promtool evaluation)', () => {
+    const exprOf = (title: string) =>
+      dashboard.panels.find((p) => p.title === title)?.targets?.[0]?.expr ?? '';
+    for (const metric of [PROM_SPANMETRICS_CALLS_TOTAL, PROM_ROUTING_DECISIONS_TOTAL]) {
+      const spanmetrics = metric === PROM_SPANMETRICS_CALLS_TOTAL;
+      const decision = (labels: Record<string, string>, spanName = SPANMETRICS_TIER2_SPAN_NAME) =>
+        series(
+          metric,
+          spanmetrics ? { [PROM_LABEL_SPAN_NAME]: spanName, service_name: 'agent', ...labels } : labels,
+        );
+      const d = (router: string, scorer: string, verdict: string, nearTie: string, floor: string) => ({
+        [PROM_LABEL_ROUTER]: router,
+        [PROM_LABEL_SCORER]: scorer,
+        [PROM_LABEL_VERDICT]: verdict,
+        [PROM_LABEL_NEAR_TIE]: nearTie,
+        [PROM_LABEL_FLOOR_DECLARED]: floor,
+      });
+      const input = [
+        // support: 0.5/s near-tie stays (floored scorer), 1.5/s decisive moves (floorless).
+        { series: decision(d('support', 'embedding', 'stay', 'true', 'true')), values: '0+30x20' },
+        { series: decision(d('support', 'embedding', 'move', 'false', 'false')), values: '0+90x20' },
+        // custom: 0.5/s moves that claim to be near-ties — inconsistent.
+        { series: decision(d('custom', 'keyword', 'move', 'true', 'true')), values: '0+30x20' },
+        // not part of the chosen routers: must never show.
+        { series: decision(d('other', 'keyword', 'menu', 'true', 'true')), values: '0+600x20' },
+      ];
+      if (spanmetrics) {
+        // Not a tier-2 span: the span-name filter must drop it.
+        input.push({
+          series: decision(d('support', 'embedding', 'stay', 'true', 'false'), 'agentfootprint.routing.turn'),
+          values: '0+600x20',
+        });
+      }
+      const routers = 'support|custom';
+      const check = (title: string, samples: Array<{ labels: Record<string, string>; value: number }>) => ({
+        expr: fillVariables(exprOf(title), metric, routers),
+        eval_time: '10m',
+        exp_samples: samples.map((x) => ({ labels: series('', x.labels), value: x.value })),
+      });
+      const tests = {
+        rule_files: [],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            input_series: input,
+            promql_expr_test: [
+              check('Near-tie rate per router', [
+                { labels: { [PROM_LABEL_ROUTER]: 'support' }, value: 0.25 },
+                { labels: { [PROM_LABEL_ROUTER]: 'custom' }, value: 1 },
+              ]),
+              check('Verdict mix', [
+                { labels: { [PROM_LABEL_VERDICT]: 'stay' }, value: 0.5 },
+                { labels: { [PROM_LABEL_VERDICT]: 'move' }, value: 2 },
+              ]),
+              check('Near-tie rate by scorer', [
+                { labels: { [PROM_LABEL_SCORER]: 'embedding' }, value: 0.25 },
+                { labels: { [PROM_LABEL_SCORER]: 'keyword' }, value: 1 },
+              ]),
+              check('Floorless scorers', [
+                { labels: { [PROM_LABEL_ROUTER]: 'support', [PROM_LABEL_SCORER]: 'embedding' }, value: 900 },
+              ]),
+              check('Inconsistent verdicts', [{ labels: {}, value: 300 }]),
+            ],
+          },
+        ],
+      };
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'routescope-ops-'));
+      try {
+        writeFileSync(path.join(dir, 'panels.test.yaml'), stringifyYaml(tests));
+        const { status, output } = runPromtool(['test', 'rules', 'panels.test.yaml'], dir);
+        expect(output, metric).toContain('SUCCESS');
+        expect(status, metric).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('the router variable lists routers from the chosen metric', () => {
