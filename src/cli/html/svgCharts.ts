@@ -296,6 +296,7 @@ export function drawHistogram(
   options: Frame & {
     readonly height?: number;
     readonly marker?: ChartMarker;
+    readonly markers?: readonly ChartMarker[];
     readonly xFormat?: (x: number) => string;
   },
 ): string {
@@ -328,19 +329,20 @@ export function drawHistogram(
     out += text(px(t), height - bottom + 16, xFmt(t), `text-anchor="middle" fill="${MUTED}" font-size="11"`);
   }
   out += `<line x1="${left}" x2="${width - right}" y1="${r1(py(0))}" y2="${r1(py(0))}" stroke="${MUTED}"/>`;
-  const m = options.marker;
-  if (m && Number.isFinite(m.value)) {
+  const markers = [...(options.marker ? [options.marker] : []), ...(options.markers ?? [])];
+  markers.forEach((m, i) => {
+    if (!Number.isFinite(m.value)) return;
     const mx = px(Math.min(Math.max(m.value, x0), x1));
     const color = m.color ?? MARK_COLOR;
     out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${r1(py(0))}" stroke="${color}" stroke-width="2" stroke-dasharray="5 3"><title>${escapeHtml(`${m.label}: ${xFmt(m.value)}`)}</title></line>`;
     const anchor = mx > width * 0.7 ? 'end' : 'start';
     out += text(
       mx + (anchor === 'end' ? -4 : 4),
-      top + 4,
+      top + 4 + i * 14,
       `${m.label} ${xFmt(m.value)}`,
       `fill="${color}" font-size="11" text-anchor="${anchor}"`,
     );
-  }
+  });
   return out + '</svg>';
 }
 

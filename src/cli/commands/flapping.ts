@@ -1,0 +1,62 @@
+/**
+ * flapping — `routescope flapping <inputs..>`: conversations whose routing bounces A → B → A, and runs of
+ * near-tie stays that keep an incumbent by ambiguity alone; conversations and skill pairs ranked.
+ */
+import { createChartDigest } from '../../analyze/chartDigest.js';
+import { createFlappingAnalysis, resolveFlappingConfig } from '../../analyze/flapping.js';
+import type { CliCommand } from '../cliCommand.js';
+import { EXIT_OK } from '../cliCommand.js';
+import { readInputs, readInteger, withInputs } from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { flappingToDocument, flappingToJson } from '../format/presentFlapping.js';
+import { renderFlappingHtml } from '../html/renderFlappingHtml.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+
+/** `routescope flapping`. */
+export const flappingCommand: CliCommand = {
+  command: 'flapping <inputs..>',
+  describe: 'conversations that bounce between skills (A → B → A) or keep an incumbent by near-ties alone',
+  builder: (y) =>
+    withInputs(y)
+      .option('window', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'A → B → A counts within this many turns',
+        default: 3,
+      })
+      .option('min-run', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'near-tie stays in a row that make a run',
+        default: 3,
+      })
+      .option('top', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'conversations and pairs listed',
+        default: 10,
+      })
+      .example('$0 flapping traces/', 'which conversations flap, on which skill pairs')
+      .example('$0 flapping traces/ --window 5 --min-run 2 --format json', 'looser definitions, as JSON'),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const config = resolveFlappingConfig({
+      window: readInteger(args, 'window', '--window', 1) ?? 3,
+      minStayRun: readInteger(args, 'minRun', '--min-run', 1) ?? 3,
+      top: readInteger(args, 'top', '--top', 0) ?? 10,
+    });
+    const analysis = createFlappingAnalysis(config);
+    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
+    const sinks: RecordSink[] = [analysis];
+    if (digest !== undefined) sinks.push(digest);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const report = analysis.finish();
+    const view = { report, input };
+    emitReport(ctx, {
+      json: (v) => flappingToJson(view, v),
+      document: () => flappingToDocument(view),
+      html: () => renderFlappingHtml(report, digest?.finish(), input.stats),
+    });
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * replay — `routescope replay <inputs..> [--margin M] [--floor F | --no-floor] [--menu-size N]`: what every
+ * recorded decision would have been under other thresholds, and the consistency audit under its own.
+ */
+import { createChartDigest } from '../../analyze/chartDigest.js';
+import { parseWhereClauses } from '../../analyze/filterDecisions.js';
+import { createReplayAnalysis } from '../../analyze/replay.js';
+import type { ReplayThresholds } from '../../analyze/replayDecision.js';
+import type { Argv } from 'yargs';
+import type { CliArgs, CliCommand } from '../cliCommand.js';
+import { EXIT_OK } from '../cliCommand.js';
+import { readInputs, readInteger, readNumber, withInputs } from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { escapeControlChars } from '../format/escapeControlChars.js';
+import { replayToDocument, replayToJson } from '../format/presentReplay.js';
+import { renderReplayHtml } from '../html/renderReplayHtml.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { UsageError } from '../usageError.js';
+
+/** Flipped decisions `--list` shows when given no number. */
+export const DEFAULT_LIST_LIMIT = 50;
+
+/** The repeatable `--where key=value` option (replay and tune). */
+export function withWhere(y: Argv): Argv {
+  return y.option('where', {
+    type: 'string',
+    array: true,
+    requiresArg: true,
+    describe: 'only decisions with router=NAME, scorer=NAME or service=NAME; repeatable (same key: either)',
+  });
+}
+
+/** Parse every `--where`; a bad clause is a usage error. */
+export function readWhere(args: CliArgs): ReturnType<typeof parseWhereClauses> {
+  const raw = args.where;
+  const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
+  try {
+    return parseWhereClauses(list);
+  } catch (err) {
+    throw new UsageError(escapeControlChars(err instanceof Error ? err.message : String(err)));
+  }
+}
+
+/** `routescope replay`. */
+export const replayCommand: CliCommand = {
+  command: 'replay <inputs..>',
+  describe:
+    'what-if: re-judge every recorded decision under another margin, floor or menu size; flip matrix, near-tie rate before/after, consistency audit',
+  builder: (y) =>
+    withWhere(withInputs(y))
+      .option('margin', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'near-tie margin to judge with (0..1)',
+      })
+      .option('floor', {
+        type: 'number',
+        describe: 'floor to judge with (overrides every scorer floor); --no-floor judges with none',
+      })
+      .option('menu-size', { type: 'number', requiresArg: true, describe: 'near-tie menu cap' })
+      .option('list', {
+        describe: `list flipped decisions (trace, conversation, from → to); optional count, default ${DEFAULT_LIST_LIMIT}`,
+      })
+      .example('$0 replay traces/ --margin 0.1', 'what a narrower margin would have changed')
+      .example(
+        '$0 replay traces/ --floor 0.2 --where scorer=embedding --list',
+        'a floor for a floorless scorer',
+      )
+      .example('$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?'),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const thresholds = readThresholds(args);
+    const where = readWhere(args);
+    const listLimit = readList(args);
+    const analysis = createReplayAnalysis({ thresholds, where, listLimit });
+    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
+    const sinks: RecordSink[] = [analysis];
+    if (digest !== undefined) sinks.push(digest);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const report = analysis.finish();
+    const view = { report, input };
+    emitReport(ctx, {
+      json: (v) => replayToJson(view, v),
+      document: () => replayToDocument(view),
+      html: () => renderReplayHtml(report, digest?.finish(), input.stats),
+    });
+    return EXIT_OK;
+  },
+};
+
+function readThresholds(args: CliArgs): ReplayThresholds {
+  const margin = readNumber(args, 'margin', '--margin', 0, 1);
+  const menuSize = readInteger(args, 'menuSize', '--menu-size', 1);
+  let floor: number | null | undefined;
+  if (args.floor === false) floor = null;
+  else if (args.floor !== undefined) {
+    const n = typeof args.floor === 'number' ? args.floor : Number(args.floor);
+    if (!Number.isFinite(n)) {
+      throw new UsageError(
+        `--floor must be a finite number (or use --no-floor), got ${escapeControlChars(String(args.floor))}`,
+      );
+    }
+    floor = n;
+  }
+  return {
+    ...(margin === undefined ? {} : { nearTieMargin: margin }),
+    ...(menuSize === undefined ? {} : { menuSize }),
+    ...(floor === undefined ? {} : { floor }),
+  };
+}
+
+function readList(args: CliArgs): number {
+  const v = args.list;
+  if (v === undefined || v === false) return 0;
+  if (v === true || v === '') return DEFAULT_LIST_LIMIT;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new UsageError(
+      `--list takes an optional whole number of decisions to list, got ${escapeControlChars(String(v))}`,
+    );
+  }
+  return n;
+}

@@ -1,0 +1,83 @@
+/**
+ * tune — `routescope tune <inputs..> --target-menu-rate R | --target-near-tie-rate R`: sweep the near-tie
+ * margin (and a floor for floorless scorers) and recommend the margin that meets the target. Rates, not
+ * accuracy: every output says so.
+ */
+import { createChartDigest } from '../../analyze/chartDigest.js';
+import { createTuneAnalysis, resolveTuneConfig, type TuneConfig } from '../../analyze/tune.js';
+import type { CliArgs, CliCommand } from '../cliCommand.js';
+import { EXIT_OK } from '../cliCommand.js';
+import { readInputs, readNumber, withInputs } from '../commonOptions.js';
+import { emitReport } from '../emitReport.js';
+import { tuneToDocument, tuneToJson } from '../format/presentTune.js';
+import { renderTuneHtml } from '../html/renderTuneHtml.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { UsageError } from '../usageError.js';
+import { readWhere, withWhere } from './replay.js';
+
+/** `routescope tune`. */
+export const tuneCommand: CliCommand = {
+  command: 'tune <inputs..>',
+  describe:
+    'sweep the near-tie margin and recommend the one meeting a target menu or near-tie rate (tunes rates, not accuracy)',
+  builder: (y) =>
+    withWhere(withInputs(y))
+      .option('target-menu-rate', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'highest acceptable menu rate (0..1)',
+      })
+      .option('target-near-tie-rate', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'highest acceptable near-tie rate (0..1)',
+      })
+      .option('from', { type: 'number', requiresArg: true, describe: 'first margin swept', default: 0 })
+      .option('to', { type: 'number', requiresArg: true, describe: 'last margin swept', default: 0.5 })
+      .option('step', { type: 'number', requiresArg: true, describe: 'sweep step', default: 0.01 })
+      .example(
+        '$0 tune traces/ --target-menu-rate 0.05',
+        'the widest margin asking the user at most 5% of the time',
+      )
+      .example('$0 tune traces/ --target-near-tie-rate 0.1 --where router=support-desk', 'one router')
+      .example('$0 tune traces/ --target-menu-rate 0.05 --format html > tune.html', 'the curve as a page'),
+  async run(args, ctx) {
+    const inputs = readInputs(args);
+    const config = readTuneConfig(args);
+    const analysis = createTuneAnalysis(config);
+    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
+    const sinks: RecordSink[] = [analysis];
+    if (digest !== undefined) sinks.push(digest);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const report = analysis.finish();
+    const view = { report, input };
+    emitReport(ctx, {
+      json: (v) => tuneToJson(view, v),
+      document: () => tuneToDocument(view),
+      html: () => renderTuneHtml(report, digest?.finish(), input.stats),
+    });
+    return EXIT_OK;
+  },
+};
+
+function readTuneConfig(args: CliArgs): Partial<TuneConfig> {
+  const targetMenuRate = readNumber(args, 'targetMenuRate', '--target-menu-rate', 0, 1);
+  const targetNearTieRate = readNumber(args, 'targetNearTieRate', '--target-near-tie-rate', 0, 1);
+  const from = readNumber(args, 'from', '--from', 0, 1);
+  const to = readNumber(args, 'to', '--to', 0, 1);
+  const step = readNumber(args, 'step', '--step', Number.MIN_VALUE, 1);
+  const config: Partial<TuneConfig> = {
+    where: readWhere(args),
+    ...(targetMenuRate === undefined ? {} : { targetMenuRate }),
+    ...(targetNearTieRate === undefined ? {} : { targetNearTieRate }),
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+    ...(step === undefined ? {} : { step }),
+  };
+  try {
+    resolveTuneConfig(config);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message.replace(/^tune: /, '') : String(err));
+  }
+  return config;
+}

@@ -1,0 +1,170 @@
+/**
+ * presentTune — the tune report as JSON and as a report document (the curve as a table, the caveat first).
+ * Pure.
+ */
+import type { TuneReport } from '../../analyze/tune.js';
+import { tone, type Block, type ReportDocument } from './document.js';
+import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
+import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+
+/** What `routescope tune` prints. */
+export interface TuneView {
+  readonly report: TuneReport;
+  readonly input: InputSummary;
+}
+
+/** Curve rows text and Markdown show; a longer curve is thinned (JSON has every point). */
+const MAX_ROWS = 30;
+
+/** The JSON document of `routescope tune`. */
+export function tuneToJson(v: TuneView, schemaVersion: number): Record<string, unknown> {
+  const r = v.report;
+  return {
+    schemaVersion,
+    command: 'tune',
+    caveat: r.caveat,
+    targets: r.targets,
+    where: r.where,
+    excluded: r.excluded,
+    undecidable: r.undecidable,
+    decisions: r.decisions,
+    recorded: r.recorded,
+    sweep: r.sweep,
+    recommendation: r.recommendation ?? null,
+    misroutes: r.misroutes ?? null,
+    curve: r.curve,
+    floors: r.floors,
+    input: inputToJson(v.input),
+  };
+}
+
+/** The document of `routescope tune`. */
+export function tuneToDocument(v: TuneView): ReportDocument {
+  const r = v.report;
+  const rec = r.recommendation;
+  const hasMarks = r.misroutes !== undefined;
+  const blocks: Block[] = [
+    { kind: 'title', text: 'routescope tune — the near-tie margin against a target rate' },
+    { kind: 'paragraph', text: tone(r.caveat, 'strong') },
+    {
+      kind: 'fields',
+      rows: [
+        [
+          'selection',
+          `${r.selection} (${formatCount(r.excluded)} excluded, ${formatCount(r.undecidable)} not replayable)`,
+        ],
+        ['decisions', formatCount(r.decisions)],
+        [
+          'recorded',
+          `margin ${r.recorded.margins.map((m) => `${formatScore(m.margin)} (${formatCount(m.decisions)})`).join(', ') || '—'}; near-tie rate ${formatPercent(r.recorded.nearTieRate)}, menu rate ${formatPercent(r.recorded.menuRate)}`,
+        ],
+        ['sweep', `${r.sweep.from} … ${r.sweep.to} by ${r.sweep.step}`],
+        [
+          'target',
+          [
+            r.targets.menuRate === undefined ? undefined : `menu rate <= ${r.targets.menuRate}`,
+            r.targets.nearTieRate === undefined ? undefined : `near-tie rate <= ${r.targets.nearTieRate}`,
+          ]
+            .filter((x) => x !== undefined)
+            .join(' and ') || 'none (give --target-menu-rate or --target-near-tie-rate)',
+        ],
+      ],
+    },
+  ];
+  if (rec !== undefined) {
+    blocks.push({ kind: 'heading', text: 'Recommendation' });
+    blocks.push({
+      kind: 'fields',
+      rows: [
+        ['margin', tone(formatScore(rec.margin), rec.meets ? 'good' : 'bad')],
+        ['why', rec.reason],
+        [
+          'rates there',
+          `near-tie ${formatPercent(rec.point.nearTieRate)}, menu ${formatPercent(rec.point.menuRate)}, move ${formatPercent(rec.point.moveRate)}, stay ${formatPercent(rec.point.stayRate)}`,
+        ],
+      ],
+    });
+  }
+  if (r.misroutes !== undefined) {
+    const m = r.misroutes;
+    blocks.push({ kind: 'heading', text: 'Known misroutes' });
+    blocks.push({
+      kind: 'fields',
+      rows: [
+        [
+          'marked',
+          `${formatCount(m.known)} decisions${m.unjoined > 0 ? `, ${formatCount(m.unjoined)} marks matched no decision` : ''}`,
+        ],
+        [
+          'caught as a menu, recorded',
+          `${formatCount(m.caughtRecorded)} (${formatPercent(m.shareRecorded)})`,
+        ],
+        ...(m.caughtRecommended === undefined
+          ? []
+          : [
+              [
+                'caught as a menu, recommended',
+                `${formatCount(m.caughtRecommended)} (${formatPercent(m.shareRecommended ?? 0)})`,
+              ] as const,
+            ]),
+      ],
+    });
+  }
+  blocks.push({ kind: 'heading', text: 'Curve' });
+  const every = Math.max(1, Math.ceil(r.curve.length / MAX_ROWS));
+  const rows = r.curve.filter(
+    (p, i) => i % every === 0 || p.margin === rec?.margin || i === r.curve.length - 1,
+  );
+  blocks.push({
+    kind: 'table',
+    columns: [
+      { title: 'margin', align: 'right' },
+      { title: 'near-tie rate', align: 'right' },
+      { title: 'menu rate', align: 'right' },
+      { title: 'move rate', align: 'right' },
+      { title: 'stay rate', align: 'right' },
+      ...(hasMarks ? [{ title: 'misroutes caught', align: 'right' as const }] : []),
+    ],
+    rows: rows.map((p) => [
+      p.margin === rec?.margin ? tone(`▶ ${formatScore(p.margin)}`, 'strong') : formatScore(p.margin),
+      formatPercent(p.nearTieRate),
+      formatPercent(p.menuRate),
+      formatPercent(p.moveRate),
+      formatPercent(p.stayRate),
+      ...(hasMarks ? [formatCount(p.misroutesCaught ?? 0)] : []),
+    ]),
+  });
+  if (every > 1) {
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(`Every ${every}th margin shown; --format json has them all.`, 'dim'),
+    });
+  }
+  for (const f of r.floors) {
+    blocks.push({
+      kind: 'heading',
+      text: `Floor sweep: ${formatName(f.router)} / ${formatName(f.scorer)} (no floor declared)`,
+    });
+    blocks.push({
+      kind: 'paragraph',
+      text: `${formatCount(f.decisions)} decisions${f.sampled < f.decisions ? `, replayed on a uniform sample of ${formatCount(f.sampled)}` : ''}; a floor F makes a decision unmatched when its top score is at or below F.`,
+    });
+    blocks.push({
+      kind: 'table',
+      columns: [
+        { title: 'floor', align: 'right' },
+        { title: 'unmatched', align: 'right' },
+        { title: 'near-tie rate', align: 'right' },
+        { title: 'menu rate', align: 'right' },
+      ],
+      rows: f.rows.map((row) => [
+        formatScore(row.floor),
+        formatPercent(row.unmatchedRate),
+        formatPercent(row.nearTieRate),
+        formatPercent(row.menuRate),
+      ]),
+    });
+  }
+  blocks.push(...inputBlocks(v.input));
+  return blocks;
+}

@@ -1,0 +1,182 @@
+/**
+ * digestSections — the chart sections every HTML report can show from a chart digest: verdict mix, near-tie
+ * rate over time, the gap histogram with the margin(s) drawn, the tied skill pairs and floorless scorers;
+ * plus the footer lines that say what was read.
+ *
+ * analyze shows all of them; replay and tune show the gap histogram with the recorded and the new margin,
+ * which is the picture that explains their numbers. Pure.
+ */
+import type { ChartDigest } from '../../analyze/chartDigest.js';
+import type { VerdictCounts } from '../../analyze/verdictCounts.js';
+import type { ReadStats } from '../../trace/types.js';
+import type { HtmlSection } from './htmlPage.js';
+import {
+  VERDICT_COLORS,
+  drawBarChart,
+  drawHeatmap,
+  drawHistogram,
+  drawLineChart,
+  formatNumber,
+  formatPercent,
+  type ChartMarker,
+} from './svgCharts.js';
+
+const VERDICTS = ['move', 'stay', 'menu', 'unmatched'] as const;
+const DAY_MS = 86_400_000;
+
+/** The most common recorded margin, if any decision was read. */
+export function dominantMargin(digest: ChartDigest): number | undefined {
+  return digest.margins[0]?.margin;
+}
+
+/** Verdict counts as coloured bars with their share. */
+export function verdictMixSection(verdicts: VerdictCounts, title = 'Verdict mix', half = true): HtmlSection {
+  const total = VERDICTS.reduce((n, k) => n + verdicts[k], 0);
+  return {
+    title,
+    intro: 'How the tier-2 decisions ended.',
+    half,
+    body: drawBarChart(
+      VERDICTS.map((k) => ({
+        label: k,
+        value: verdicts[k],
+        color: VERDICT_COLORS[k],
+        note: total > 0 ? `(${formatPercent(verdicts[k] / total)})` : '',
+      })),
+      { title, width: 560 },
+    ),
+  };
+}
+
+/** Time as a short UTC label, coarser for wide buckets. */
+export function formatTime(ms: number, bucketMs: number): string {
+  const iso = new Date(ms).toISOString();
+  if (bucketMs >= DAY_MS) return iso.slice(0, 10);
+  return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** Near-tie and menu rates per time bucket. */
+export function timelineSection(digest: ChartDigest, half = true): HtmlSection {
+  const { buckets, bucketMs } = digest.timeline;
+  const at = (b: (typeof buckets)[number]) => b.startMs + bucketMs / 2;
+  return {
+    title: 'Near-tie rate over time',
+    intro: `Share of decisions per ${describeWidth(bucketMs)} (UTC) that were near-ties or ended in a menu.`,
+    half,
+    body: drawLineChart(
+      [
+        {
+          name: 'near-tie rate',
+          color: '#e3a21a',
+          points: buckets.map((b) => ({ x: at(b), y: b.decisions > 0 ? b.nearTies / b.decisions : 0 })),
+        },
+        {
+          name: 'menu rate',
+          color: '#8a5cc7',
+          points: buckets.map((b) => ({ x: at(b), y: b.decisions > 0 ? b.verdicts.menu / b.decisions : 0 })),
+        },
+      ],
+      {
+        title: 'Near-tie rate over time',
+        width: 560,
+        yDomain: [0, 1],
+        yFormat: formatPercent,
+        xFormat: (x) => formatTime(x, bucketMs),
+      },
+    ),
+  };
+}
+
+/** The runner-up gap histogram; bins below the margin are near-ties. */
+export function gapHistogramSection(
+  digest: ChartDigest,
+  options: { readonly newMargin?: number; readonly half?: boolean } = {},
+): HtmlSection {
+  const margin = dominantMargin(digest);
+  const markers: ChartMarker[] = [];
+  if (margin !== undefined) markers.push({ value: margin, label: 'recorded margin', color: '#c8463d' });
+  if (options.newMargin !== undefined && options.newMargin !== margin) {
+    markers.push({ value: options.newMargin, label: 'new margin', color: '#3b6fd8' });
+  }
+  const cut = options.newMargin ?? margin ?? 0;
+  const others = digest.margins.slice(1).reduce((n, m) => n + m.decisions, 0);
+  const intro =
+    'Runner-up gap tanh((top − second) / 2) of every decision with two candidates alive; a gap below the margin is a near-tie.' +
+    (others > 0
+      ? ` ${formatNumber(others)} decisions were judged under another margin than the one drawn.`
+      : '');
+  return {
+    title: 'Gap histogram',
+    intro,
+    half: options.half ?? true,
+    body: drawHistogram(
+      digest.gaps.bins.map((b) => ({
+        from: b.from,
+        to: b.to,
+        count: b.count,
+        color: b.to <= cut + 1e-12 ? '#e3a21a' : '#3b6fd8',
+      })),
+      { title: 'Gap histogram', width: 560, markers, xFormat: formatNumber },
+    ),
+  };
+}
+
+/** Near-ties per skill pair as a symmetric heatmap. */
+export function tiedPairsSection(digest: ChartDigest, half = true): HtmlSection {
+  const { skills, cells, notShown } = digest.tiedPairs;
+  return {
+    title: 'Tied skill pairs',
+    intro:
+      'Near-ties per pair of top and runner-up skills — the confusion matrix of the skill graph.' +
+      (notShown > 0 ? ` ${formatNumber(notShown)} near-ties involve skills not shown.` : ''),
+    half,
+    body: drawHeatmap(skills, skills, cells, { title: 'Tied skill pairs', width: 560, hue: 28 }),
+  };
+}
+
+/** Decisions judged with no floor, per router/scorer. */
+export function floorlessSection(digest: ChartDigest, half = true): HtmlSection {
+  const rows = digest.scorers.filter((s) => s.floorless > 0).slice(0, 15);
+  return {
+    title: 'Floorless scorers',
+    intro:
+      'Decisions judged with no floor: the scorer could never say "no match" (unmatched unreachable).' +
+      (rows.length === 0 ? ' None here.' : ''),
+    half,
+    body: drawBarChart(
+      rows.map((s) => ({
+        label: `${s.router ?? '(no router)'} / ${s.scorer ?? '(no scorer)'}`,
+        value: s.floorless,
+        color: '#c8463d',
+        note: `of ${formatNumber(s.decisions)}`,
+      })),
+      { title: 'Floorless scorers', width: 560 },
+    ),
+  };
+}
+
+/** Footer lines describing the input. */
+export function inputNotes(stats: ReadStats | undefined): string[] {
+  if (stats === undefined) return [];
+  const problems = stats.problems.length + stats.problemsDropped;
+  return [
+    `Input: ${formatNumber(stats.files)} file(s), ${formatNumber(stats.lines)} line(s), ${formatNumber(stats.spans)} span(s), ` +
+      `${formatNumber(stats.routingSpans)} routing span(s), ${formatNumber(stats.duplicates)} duplicate(s).`,
+    ...(problems > 0
+      ? [
+          `${formatNumber(problems)} problem(s) while reading, first: ${stats.problems
+            .slice(0, 3)
+            .map((p) => `${p.file}:${p.line} ${p.reason}`)
+            .join('; ')}`,
+        ]
+      : []),
+  ];
+}
+
+function describeWidth(ms: number): string {
+  if (ms % (7 * DAY_MS) === 0) return ms === 7 * DAY_MS ? 'week' : `${ms / (7 * DAY_MS)} weeks`;
+  if (ms % DAY_MS === 0) return ms === DAY_MS ? 'day' : `${ms / DAY_MS} days`;
+  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
+  return `${ms / 1000} seconds`;
+}

@@ -1,0 +1,197 @@
+/**
+ * renderExplainHtml — the post-mortem of one trace or conversation as a page: every decision in order with
+ * its candidates as ranked bars (raw score, share), the floor and the near-tie zone marked, the verdict and
+ * why, and the smallest threshold change that would have changed it.
+ *
+ * The near-tie zone is the margin drawn on the score axis: a candidate ties with the top when
+ * tanh((top − s) / 2) < margin, i.e. when s > top − 2·atanh(margin). Pure.
+ */
+import type { Counterfactual, NoCounterfactual } from '../../analyze/findCounterfactuals.js';
+import type { ExplainedDecision, ExplainReport } from '../../analyze/explainDecisions.js';
+import type { VerdictSummary } from '../../analyze/replayDecision.js';
+import type { ReadStats } from '../../trace/types.js';
+import { inputNotes } from './digestSections.js';
+import { escapeHtml, htmlId } from './escapeHtml.js';
+import { htmlVerdict, renderHtmlPage, type HtmlSection } from './htmlPage.js';
+import {
+  drawRankedBars,
+  formatNumber,
+  formatPercent,
+  VERDICT_COLORS,
+  type BarDatum,
+  type ChartMarker,
+} from './svgCharts.js';
+
+/** Decisions drawn; a longer timeline is cut (the text formats list them all). */
+export const MAX_EXPLAIN_DECISIONS = 200;
+/** Candidates drawn per decision. */
+const MAX_BARS = 15;
+
+/** Links to open a trace elsewhere, by trace id. */
+export type TraceLinkLookup = (traceId: string) => { readonly jaeger?: string; readonly grafana?: string };
+
+/** The explain page. */
+export function renderExplainHtml(report: ExplainReport, stats?: ReadStats, links?: TraceLinkLookup): string {
+  const sections: HtmlSection[] = [];
+  let drawn = 0;
+  let body = '';
+  for (const entry of report.entries) {
+    if (entry.kind === 'decision') {
+      if (drawn >= MAX_EXPLAIN_DECISIONS) continue;
+      drawn++;
+      body += renderDecision(entry, drawn, links);
+    } else if (entry.kind === 'turn') {
+      const r = entry.record;
+      body += `<p class="intro">${escapeHtml(`${time(r.timeUnixMs)} · turn routed by ${r.by}${r.from === undefined ? '' : ` from ${r.from}`}${r.to === undefined ? '' : ` to ${r.to}`}${r.offered === undefined ? '' : ` (offered ${r.offered.join(', ')})`}`)}</p>`;
+    } else {
+      const m = entry.record.mark;
+      body += `<p><b style="color:#b8382f">${escapeHtml(`${time(entry.record.timeUnixMs)} · marked misrouted`)}</b>${escapeHtml(`${m.expected === undefined ? '' : ` — expected ${m.expected}`}${m.reason === undefined ? '' : ` (${m.reason})`}${m.source === undefined ? '' : ` by ${m.source}`}`)}</p>`;
+    }
+  }
+  sections.push({
+    title: 'Decisions in order',
+    intro:
+      report.decisions === 0
+        ? 'No routing decision matched this id.'
+        : `Bars are raw scores (share of the full softmax in brackets). Shaded: the near-tie zone, where a candidate ties with the top. Dashed: the floor.` +
+          (report.decisions > drawn ? ` The first ${drawn} of ${report.decisions} decisions are drawn.` : ''),
+    body,
+  });
+  const misroutes = report.entries.filter((e) => e.kind === 'misroute').length;
+  return renderHtmlPage({
+    title: `routescope explain`,
+    subtitle: `${report.target} — matched by ${report.matchedBy.length === 0 ? 'nothing' : report.matchedBy.join(' and ')}`,
+    stats: [
+      { label: 'decisions', value: formatNumber(report.decisions) },
+      { label: 'traces', value: formatNumber(report.traceIds.length) },
+      { label: 'conversations', value: formatNumber(report.conversationIds.length) },
+      { label: 'misroute marks', value: formatNumber(misroutes), tone: misroutes > 0 ? 'bad' : 'good' },
+    ],
+    sections,
+    notes: [
+      ...(report.truncated > 0
+        ? [`${formatNumber(report.truncated)} matching record(s) beyond the limit were not kept.`]
+        : []),
+      ...inputNotes(stats),
+    ],
+  });
+}
+
+function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup | undefined): string {
+  const d = e.record;
+  const top = d.ranked[0];
+  const topScore = top !== undefined && Number.isFinite(top.score) ? top.score : undefined;
+  const margin = d.policy.nearTieMargin;
+  const incumbent = d.incumbent?.id;
+  const shown = d.ranked.slice(0, MAX_BARS);
+  const data: BarDatum[] = shown.map((c, i) => {
+    const roles: string[] = [];
+    if (d.verdict === 'move' && c.id === d.to) roles.push('moved to');
+    if (d.runnerUp?.id === c.id) roles.push('runner-up');
+    if (c.id === incumbent) roles.push('incumbent');
+    if (d.offered?.includes(c.id)) roles.push('offered');
+    const color =
+      i === 0
+        ? VERDICT_COLORS[d.verdict]
+        : c.id === incumbent
+          ? '#3a9d5d'
+          : d.runnerUp?.id === c.id
+            ? '#e3a21a'
+            : '#9aa3b5';
+    return {
+      label: c.id,
+      value: Number.isFinite(c.score) ? c.score : NaN,
+      color,
+      note: `(${formatPercent(c.relevance)})${Number.isFinite(c.score) ? '' : ` score ${String(c.score)}`}${roles.length > 0 ? ` ${roles.join(', ')}` : ''}`,
+    };
+  });
+  const marks: ChartMarker[] = [];
+  if (d.effectiveFloor !== undefined && Number.isFinite(d.effectiveFloor)) {
+    marks.push({ value: d.effectiveFloor, label: 'floor', color: '#c8463d' });
+  }
+  const band =
+    topScore !== undefined && margin > 0 && Number.isFinite(margin)
+      ? {
+          from:
+            margin >= 1
+              ? Math.min(...shown.map((c) => (Number.isFinite(c.score) ? c.score : topScore)))
+              : topScore - 2 * Math.atanh(margin),
+          to: topScore,
+          label: `near-tie zone (margin ${formatNumber(margin)})`,
+        }
+      : undefined;
+  const chart = drawRankedBars(data, {
+    title: `Decision ${n}: candidates`,
+    width: 1100,
+    marks,
+    ...(band === undefined ? {} : { band }),
+  });
+  const l = links?.(d.traceId);
+  const linkHtml = [
+    l?.jaeger === undefined ? '' : safeLink(l.jaeger, 'Jaeger'),
+    l?.grafana === undefined ? '' : safeLink(l.grafana, 'Grafana'),
+  ]
+    .filter((x) => x !== '')
+    .join(' · ');
+  const cf = [
+    describeCounterfactual(e.counterfactuals.margin),
+    ...e.counterfactuals.floor.map(describeCounterfactual),
+  ];
+  if (e.counterfactuals.noFloor !== undefined) cf.push(describeCounterfactual(e.counterfactuals.noFloor));
+  const problems = [
+    ...e.anomalies.map((a) =>
+      a.kind === 'inconsistent' ? `inconsistent: ${a.differences.join('; ')}` : a.kind,
+    ),
+    ...(e.replay.kind === 'undecidable' ? [`not replayable: ${e.replay.reason}`] : []),
+  ];
+  const omitted =
+    d.omitted > 0 || d.ranked.length > shown.length ? d.omitted + d.ranked.length - shown.length : 0;
+  return (
+    `<div class="decision"><h3 style="margin:0 0 4px;font-size:15px">${escapeHtml(`${n}. ${time(d.timeUnixMs)}`)} ${htmlVerdict(d.verdict).html} ` +
+    `<span style="color:#6b7385;font-weight:normal">${escapeHtml(`${d.router ?? '(no router)'} / ${d.scorer ?? '(no scorer)'}`)} · trace ${htmlId(d.traceId, 12)}` +
+    `${d.conversationId === undefined ? '' : ` · conversation ${htmlId(d.conversationId, 32)}`}</span></h3>` +
+    `<p style="margin:2px 0 8px">${escapeHtml(e.why)}</p>${chart}` +
+    (omitted > 0
+      ? `<p class="intro">${escapeHtml(`${omitted} lower-ranked candidate(s) not drawn.`)}</p>`
+      : '') +
+    `<p style="margin:6px 0 0"><b>What would have changed it:</b></p><ul style="margin:2px 0">${cf.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>` +
+    (d.misroutes.length > 0
+      ? `<p style="color:#b8382f"><b>Marked misrouted</b>${escapeHtml(d.misroutes.map((m) => (m.expected === undefined ? '' : ` — expected ${m.expected}`)).join(''))}</p>`
+      : '') +
+    (problems.length > 0 ? `<p style="color:#b8382f">${escapeHtml(problems.join(' · '))}</p>` : '') +
+    (linkHtml === '' ? '' : `<p>Open the trace: ${linkHtml}</p>`) +
+    '</div>'
+  );
+}
+
+/** One counterfactual as a sentence. */
+export function describeCounterfactual(c: Counterfactual | NoCounterfactual): string {
+  if (c.kind === 'none') return `${c.parameter}: ${c.reason}`;
+  const result = describeResult(c.result);
+  if (c.kind === 'margin') {
+    const to = c.bound === 'above' ? `just above ${formatNumber(c.gap)}` : formatNumber(c.to);
+    return `${c.direction === 'raise' ? 'Raise' : 'Lower'} the margin from ${formatNumber(c.from)} to ${to} (the gap is ${formatNumber(c.gap)}) → ${result}.`;
+  }
+  const at = c.bound === 'below' ? `just below ${formatNumber(c.pivot.score)}` : formatNumber(c.to);
+  const verb =
+    c.direction === 'declare'
+      ? `Declare a floor ${at}`
+      : `${c.direction === 'raise' ? 'Raise' : 'Lower'} the floor from ${c.from === null ? 'none' : formatNumber(c.from)} to ${at}`;
+  return `${verb} (${c.pivot.id} scores ${formatNumber(c.pivot.score)}) → ${result}.`;
+}
+
+function describeResult(v: VerdictSummary): string {
+  if (v.verdict === 'move') return `move to ${v.to ?? '?'}`;
+  if (v.verdict === 'menu') return `menu [${(v.offered ?? []).join(', ')}]`;
+  return v.verdict;
+}
+
+function time(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').slice(0, 23) : '?';
+}
+
+/** A link only for http(s) URLs; anything else is shown as text. */
+function safeLink(url: string, label: string): string {
+  if (!/^https?:\/\//i.test(url)) return escapeHtml(`${label}: ${url}`);
+  return `<a href="${escapeHtml(url)}" rel="noreferrer noopener" target="_blank">${escapeHtml(label)}</a>`;
+}
