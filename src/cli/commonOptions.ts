@@ -17,6 +17,9 @@ import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import { UsageError } from './usageError.js';
 
+/** What main.ts puts in place of a lone `-` (yargs drops it); no file name can contain NUL. */
+export const STDIN_TOKEN = '\u0000-';
+
 /** The `<inputs..>` positional. */
 export function withInputs(y: Argv): Argv {
   return y.positional('inputs', {
@@ -40,7 +43,9 @@ export function withGates(y: Argv): Argv {
 /** The inputs named on the command line. */
 export function readInputs(args: CliArgs): string[] {
   const raw = args.inputs;
-  const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
+  const list = (Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]).map((x) =>
+    x === STDIN_TOKEN ? '-' : x,
+  );
   if (list.length === 0) throw new UsageError('name at least one trace file, folder, or - for stdin');
   return list;
 }
