@@ -31,6 +31,9 @@ export const COMMANDS: readonly CliCommand[] = [
   hotspotsCommand,
   floorlessCommand,
   explainCommand,
+  replayCommand,
+  tuneCommand,
+  flappingCommand,
   demoCommand,
 ];
 
