@@ -4,7 +4,8 @@
  * Shapes: an OTLP export request `{resourceSpans}`; the Jaeger v2 `{result:{resourceSpans}}` wrapper; Tempo's
  * `{trace:{resourceSpans}}` and `{batches:[…]}`; Jaeger v1 `{data:[trace…]}` or one bare trace object; and a
  * JSON array of any of these. Anything else is not a trace: the caller reports the returned reason (a bad line
- * in a JSON-lines file, an input error for a whole document). Input is `unknown` from JSON.parse.
+ * in a JSON-lines file, an input error for a whole document). Other OTLP signals (metrics, logs, profiles)
+ * are skipped without a problem: the file exporter may share one file between pipelines. Input is `unknown`.
  * No I/O.
  */
 import type { TraceRecordBuilder } from './buildTraceRecords.js';
@@ -61,6 +62,8 @@ export function readJsonTraceValue(
     readOtlpResourceSpans(list, source, builder, out);
     return undefined;
   }
+  // The file exporter may write metrics and logs into the same file: not traces, and not a problem either.
+  if (has('resourceMetrics') || has('resourceLogs') || has('resourceProfiles')) return undefined;
   if (has('result')) return readJsonTraceValue(obj.result, source, builder, out, depth + 1);
   if (has('trace')) return readJsonTraceValue(obj.trace, source, builder, out, depth + 1);
   if (has('data')) {

@@ -1,18 +1,14 @@
 /**
  * readTraceInputs — stream normalized routing records out of trace files, folders and stdin, in one pass.
  *
- * Formats are recognized from the first bytes, whatever the file is called: gzip and zstd streams are
- * decompressed and looked at again; a 4-byte big-endian length followed by a zstd frame or a protobuf
- * `resource_spans` field is the Collector file exporter's framed output (`format: proto`, or legacy
- * `compression: zstd`, each record a JSON text or a protobuf request); text starting with `{`/`[` is JSON —
- * JSON lines (the exporter's `format: json`, one request per line) unless the first line is an unfinished
- * pretty-printed document, which is then parsed whole up to MAX_DOCUMENT_BYTES. JSON lines are read one at a
- * time, at most MAX_LINE_BYTES each. A line without ROUTING_MARKER cannot hold a routing span, so it is not
- * parsed: its spans are counted by the occurrences of `"startTimeUnixNano"` (one per OTLP span; events
- * say `timeUnixNano`, links have no time) or else `"operationName"` (Jaeger); it must still look like a whole
- * JSON object, and a line with no span marker at all is parsed so a wrong shape is reported. Bad lines,
- * broken records and incomplete routing spans go to `stats.problems` with file and line; only an input that
- * cannot be read at all, or a named file in no known format, throws InputError.
+ * Formats are recognized from the first bytes, not the name: gzip and zstd are decompressed and looked at
+ * again; a 4-byte big-endian length before a zstd frame or a protobuf `resource_spans` field is the Collector
+ * file exporter's framing (`format: proto`, legacy `compression: zstd`); text opening with `{`/`[` is JSON
+ * lines, unless its first line is an unfinished pretty-printed document, parsed whole up to MAX_DOCUMENT_BYTES.
+ * Memory follows the longest line (MAX_LINE_BYTES) or record, never the file, and a line that cannot hold a
+ * routing span is counted without being parsed (see readJsonLine). Bad lines, broken records and incomplete
+ * routing spans go to `stats.problems` with file and line; only an input that cannot be read at all, or a
+ * named file in no known format, throws InputError.
  */
 import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrument/semconv.js';
 import { open } from 'node:fs/promises';
@@ -52,6 +48,8 @@ const MAX_NESTED_COMPRESSION = 2;
 const ROUTING_MARKER_BYTES = Buffer.from(ROUTING_MARKER);
 const OTLP_SPAN_MARKER = Buffer.from('"startTimeUnixNano"');
 const JAEGER_SPAN_MARKER = Buffer.from('"operationName"');
+/** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
+const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
 const KNOWN_FORMATS =
   'routescope reads OTLP/JSON (JSON lines or one document, Jaeger v2 and Tempo wrappers), the Collector file ' +
@@ -187,7 +185,15 @@ function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRe
   if (reason !== undefined) badLine(ctx, line, reason);
 }
 
-/** One JSON line: skipped cheaply when it cannot hold a routing span, parsed otherwise. */
+/**
+ * One JSON line: skipped cheaply when it cannot hold a routing span, parsed otherwise. Every routing key and
+ * name contains ROUTING_MARKER, so a line without it is not parsed; its spans are counted by occurrences of
+ * `"startTimeUnixNano"` (exactly one per OTLP span: events say `timeUnixNano`, links carry no time, and an
+ * escaped quote inside a string cannot match) or else `"operationName"` (one per Jaeger span). Such a line must
+ * still open and close like one JSON value, so truncation and garbage are reported; corruption inside it is
+ * not seen (the price of not parsing). A line with no span marker at all is parsed, so a wrong shape is
+ * reported; metrics and logs requests sharing the file are skipped.
+ */
 function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRecord[]): void {
   let start = line === 1 && hasBom(raw) ? 3 : 0;
   let end = raw.length;
@@ -209,6 +215,7 @@ function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRec
       );
       return;
     }
+    if (OTHER_SIGNAL.test(body.toString('latin1', 0, 40))) return;
     let spans = countOccurrences(body, OTLP_SPAN_MARKER);
     if (spans === 0) spans = countOccurrences(body, JAEGER_SPAN_MARKER);
     if (spans > 0) {

@@ -104,4 +104,23 @@ describe('format detection', () => {
     const { stats } = await readContent(`${plain}\n`);
     expect(stats).toMatchObject({ spans: 2, nonRoutingSpans: 2, problems: [] });
   });
+
+  it('metrics and logs requests sharing the file with traces are skipped, not reported', async () => {
+    const metrics = JSON.stringify({
+      resourceMetrics: [
+        {
+          scopeMetrics: [
+            { metrics: [{ name: 'm', sum: { dataPoints: [{ startTimeUnixNano: '1', asInt: '3' }] } }] },
+          ],
+        },
+      ],
+    });
+    const logs = JSON.stringify({
+      resourceLogs: [{ scopeLogs: [{ logRecords: [{ timeUnixNano: '1', body: { stringValue: 'x' } }] }] }],
+    });
+    const { records, stats } = await readContent(`${metrics}\n${JSON.stringify(request)}\n${logs}\n`);
+    expect(stats.problems).toEqual([]);
+    expect(records).toHaveLength(RECORDS);
+    expect(stats.spans).toBe(scenario.spans.length);
+  });
 });
