@@ -3,6 +3,7 @@
  *
  * One pass feeds the overview, the hot spots and the floorless analysis; gates are judged on the overview.
  */
+import { createChartDigest } from '../../analyze/chartDigest.js';
 import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../../analyze/findNearTieHotspots.js';
 import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
@@ -19,7 +20,8 @@ import {
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
-import { runAnalysisPass } from '../runAnalysisPass.js';
+import { renderAnalyzeHtml } from '../html/renderAnalyzeHtml.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope analyze`. */
 export const analyzeCommand: CliCommand = {
@@ -45,7 +47,11 @@ export const analyzeCommand: CliCommand = {
     const summary = createSummaryAnalysis();
     const hotspots = createHotspotAnalysis({ top });
     const floorless = createFloorlessAnalysis({ weakestPercent });
-    const input = await runAnalysisPass(inputs, [summary, hotspots, floorless], ctx.io);
+    // The HTML report's charts need aggregates the tables do not keep; read in the same pass.
+    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
+    const sinks: RecordSink[] = [summary, hotspots, floorless];
+    if (digest !== undefined) sinks.push(digest);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io);
     const s = summary.finish();
     const { results, exitCode } = settleGates(gates, s);
     const view = {
@@ -55,7 +61,18 @@ export const analyzeCommand: CliCommand = {
       input,
       gates: results,
     };
-    emitReport(ctx, { json: (v) => analyzeToJson(view, v), document: () => analyzeToDocument(view) });
+    emitReport(ctx, {
+      json: (v) => analyzeToJson(view, v),
+      document: () => analyzeToDocument(view),
+      html: () =>
+        renderAnalyzeHtml({
+          summary: view.summary,
+          digest: digest!.finish(),
+          hotspots: view.hotspots,
+          floorless: view.floorless,
+          stats: input.stats,
+        }),
+    });
     reportFailedGates(results, ctx);
     return exitCode;
   },

@@ -11,6 +11,7 @@ import { readInputs, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { explainToDocument, explainToJson } from '../format/presentExplain.js';
+import { renderExplainHtml } from '../html/renderExplainHtml.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
 import { buildTraceLinks, type TraceLinks } from '../traceLinks.js';
 import { UsageError } from '../usageError.js';
@@ -71,7 +72,11 @@ export const explainCommand: CliCommand = {
       }
     }
     const view = { report, links, input };
-    emitReport(ctx, { json: (v) => explainToJson(view, v), document: () => explainToDocument(view) });
+    emitReport(ctx, {
+      json: (v) => explainToJson(view, v),
+      document: () => explainToDocument(view),
+      html: () => renderExplainHtml(report, input.stats, (traceId) => links[traceId] ?? {}),
+    });
     if (report.entries.length === 0) {
       ctx.io.stderr.write(
         `routescope: no routing record has trace id or conversation id '${escapeControlChars(id)}'; check the id (a trace id is 32 hex digits) and that the inputs hold that time range\n`,
