@@ -76,6 +76,14 @@ describe('summarizeDecisions', () => {
     expect(r.replay).toEqual({ complete: 2, partial: 0, undecidable: 0 });
   });
 
+  it('records with omitted candidates are replayed only as far as they decide, and counted apart', () => {
+    const partial = decision({ scores: [s('a', 3), s('b', 1), s('c', 0.5)], maxCandidates: 2 });
+    const undecidable = decision({ scores: [s('a', 3), s('b', 1), s('c', 0.5)], maxCandidates: 1 });
+    const r = summarizeDecisions([partial, undecidable, move()]);
+    expect(r.replay).toEqual({ complete: 1, partial: 1, undecidable: 1 });
+    expect(r.inconsistent).toBe(0);
+  });
+
   it('anomaly examples are capped', () => {
     const odd = () => decision({ scores: [s('a', 2)], policy: { nearTieMargin: 0 } });
     const r = summarizeDecisions([odd(), odd(), odd()], { maxExamples: 2 });

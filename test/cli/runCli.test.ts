@@ -123,9 +123,31 @@ describe('runCli: commands', () => {
     expect((JSON.parse(piped.stdout) as { decisions: number }).decisions).toBe(2);
   });
 
+  it('an input without routing spans is a valid empty report that says what to do', async () => {
+    const plain = await writeTraceFile(join(tmp.dir, 'plain.jsonl'), [], { plainSpans: 3 });
+    const r = await cli(['analyze', plain.path]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No tier-2 routing spans in the input');
+    const json = await cliJson(['analyze', plain.path]);
+    expect(json.json).toMatchObject({
+      decisions: 0,
+      nearTieRate: 0,
+      input: { spans: 3, nonRoutingSpans: 3, problems: 0 },
+    });
+    expect((await cli(['analyze', plain.path, '--fail-on', 'decisions<1'])).code).toBe(1);
+  });
+
   it('reads a folder (every file inside)', async () => {
-    const r = await cliJson(['analyze', tmp.dir]);
-    expect(r.json.decisions).toBe(6);
+    const folder = makeTempDir();
+    try {
+      await writeTraceFile(join(folder.dir, 'a.jsonl'), [{ scores: [s('a', 1)] }]);
+      await writeTraceFile(join(folder.dir, 'b.jsonl'), [{ scores: [s('a', 1)] }, { scores: [s('b', 1)] }]);
+      const r = await cliJson(['analyze', folder.dir]);
+      expect(r.json.decisions).toBe(3);
+      expect(r.json.input).toMatchObject({ files: 2 });
+    } finally {
+      folder.cleanup();
+    }
   });
 
   it('--help and --version exit 0 with text on stdout', async () => {

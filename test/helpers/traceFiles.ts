@@ -75,6 +75,7 @@ let clockMs = Date.UTC(2026, 0, 15, 9, 0, 0);
 export async function recordDecisionSpans(
   specs: readonly DecisionSpanSpec[],
   service = 'support-desk',
+  plainSpans = 0,
 ): Promise<{ spans: ReturnType<InMemorySpanExporter['getFinishedSpans']>; traceIds: Map<string, string> }> {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
@@ -126,6 +127,7 @@ export async function recordDecisionSpans(
     }
     span.end(start + 2);
   });
+  for (let i = 0; i < plainSpans; i++) tracer.startSpan('GET /health', { startTime: (clockMs += 10) }).end();
   for (const root of roots.values()) root.end();
   await provider.forceFlush();
   const spans = exporter.getFinishedSpans();
@@ -134,15 +136,20 @@ export async function recordDecisionSpans(
 }
 
 /**
- * Record `specs` and write them as OTLP/JSON lines, `spansPerLine` spans per export request, followed by
- * `extraLines` verbatim (garbage, truncated JSON…).
+ * Record `specs` (plus `plainSpans` non-routing spans) and write them as OTLP/JSON lines, `spansPerLine`
+ * spans per export request, followed by `extraLines` verbatim (garbage, truncated JSON…).
  */
 export async function writeTraceFile(
   path: string,
   specs: readonly DecisionSpanSpec[],
-  options: { service?: string; spansPerLine?: number; extraLines?: readonly string[] } = {},
+  options: {
+    service?: string;
+    spansPerLine?: number;
+    extraLines?: readonly string[];
+    plainSpans?: number;
+  } = {},
 ): Promise<WrittenTraceFile> {
-  const { spans, traceIds } = await recordDecisionSpans(specs, options.service);
+  const { spans, traceIds } = await recordDecisionSpans(specs, options.service, options.plainSpans);
   const per = Math.max(1, options.spansPerLine ?? 4);
   const lines: string[] = [];
   const decoder = new TextDecoder();

@@ -100,12 +100,23 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
           : []),
       ],
     },
+    ...(s.decisions === 0
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: tone(
+              'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
+              'warn',
+            ),
+          },
+        ]
+      : []),
     ...breakdownBlocks('Near-tie rate by router', s.byRouter),
     ...breakdownBlocks('Near-tie rate by scorer', s.byScorer),
     ...(s.byService.rows.length > 1 || s.byService.rows[0]?.name !== null
       ? breakdownBlocks('Near-tie rate by service', s.byService)
       : []),
-    ...hotspotBlocks(v.hotspots, `Near-tie hot spots (top ${v.hotspots.hotspots.length})`),
+    ...hotspotBlocks(v.hotspots, 'Near-tie hot spots'),
     ...floorlessBlocks(v.floorless, 'Floorless scorers'),
     ...anomalyBlocks(s),
     ...gateBlocks(v.gates),

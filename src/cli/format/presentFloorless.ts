@@ -36,7 +36,7 @@ export function floorlessToJson(v: FloorlessView, schemaVersion: number): Record
 export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
   const blocks: Block[] = [{ kind: 'heading', text: heading }];
   if (r.floorless.length === 0) {
-    blocks.push({ kind: 'paragraph', text: tone('Every decision was judged with a floor.', 'good') });
+    blocks.push({ kind: 'paragraph', text: tone('No decision was judged without a floor.', 'good') });
     return blocks;
   }
   blocks.push({
