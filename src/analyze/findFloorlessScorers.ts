@@ -34,7 +34,7 @@ export interface FloorlessConfig {
   readonly sample: number;
   /** Example trace ids kept per group. @default 3 */
   readonly maxExamples: number;
-  /** Groups kept; decisions of further groups are counted in `droppedDecisions`. @default 10000 */
+  /** Groups kept; decisions of further groups are counted in `droppedDecisions`. @default 1000 */
   readonly maxGroups: number;
 }
 
@@ -43,7 +43,7 @@ export const DEFAULT_FLOORLESS_CONFIG: FloorlessConfig = Object.freeze({
   weakestPercent: 10,
   sample: 4096,
   maxExamples: 3,
-  maxGroups: 10_000,
+  maxGroups: 1000,
 });
 
 /** The floor that would have made the weakest K% of a group's decisions `unmatched`. */

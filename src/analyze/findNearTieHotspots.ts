@@ -31,7 +31,9 @@ export interface HotspotConfig {
   readonly gapSample: number;
   /** Distinct conversations counted exactly per group; past it the count is a lower bound. @default 10000 */
   readonly maxConversations: number;
-  /** Groups kept; decisions of further groups are counted in `droppedNearTies`. @default 100000 */
+  /** Conversation ids held over all groups together; past it every further count is a lower bound. @default 500000 */
+  readonly maxConversationsTotal: number;
+  /** Groups kept; decisions of further groups are counted in `droppedNearTies`. @default 20000 */
   readonly maxGroups: number;
 }
 
@@ -43,7 +45,8 @@ export const DEFAULT_HOTSPOT_CONFIG: HotspotConfig = Object.freeze({
   maxExamples: 3,
   gapSample: 256,
   maxConversations: 10_000,
-  maxGroups: 100_000,
+  maxConversationsTotal: 500_000,
+  maxGroups: 20_000,
 });
 
 /** One hot spot: a skill pair (sorted) within its group. Dimension keys appear only when grouped by. */
@@ -66,7 +69,7 @@ export interface NearTieHotspot {
   readonly verdicts: VerdictCounts;
   /** Distinct conversations (else traces) with a near-tie of this pair. */
   readonly conversations: number;
-  /** True when `conversations` hit `maxConversations` and is a lower bound. */
+  /** True when `conversations` hit a cap (per group or in all) and is a lower bound. */
   readonly conversationsCapped: boolean;
   readonly exampleTraceIds: readonly string[];
 }
@@ -116,6 +119,7 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
   let nearTies = 0;
   let unpaired = 0;
   let dropped = 0;
+  let conversationsHeld = 0;
 
   const add = (d: DecisionRecord): void => {
     decisions++;
@@ -157,8 +161,10 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
     g.gaps.add(d.runnerUp!.gap);
     const conv = d.conversationId ?? d.traceId;
     if (!g.conversations.has(conv)) {
-      if (g.conversations.size < cfg.maxConversations) g.conversations.add(conv);
-      else g.conversationsCapped = true;
+      if (g.conversations.size < cfg.maxConversations && conversationsHeld < cfg.maxConversationsTotal) {
+        g.conversations.add(conv);
+        conversationsHeld++;
+      } else g.conversationsCapped = true;
     }
     if (g.examples.length < cfg.maxExamples && !g.examples.includes(d.traceId)) g.examples.push(d.traceId);
   };

@@ -80,6 +80,15 @@ describe('findNearTieHotspots', () => {
     });
   });
 
+  it('conversation ids held over all groups are capped too', () => {
+    const recs = [tie('a', 'b', { conversationId: 'c1' }), tie('c', 'd', { conversationId: 'c2' })];
+    const r = findNearTieHotspots(recs, { maxConversationsTotal: 1 });
+    expect(r.hotspots.map((h) => [h.conversations, h.conversationsCapped])).toEqual([
+      [1, false],
+      [0, true],
+    ]);
+  });
+
   it('law: near-ties of all groups, unpaired and dropped add up to all near-ties; shares sum to at most 1', () => {
     const arb = fc.array(
       fc.record({
