@@ -4,12 +4,40 @@
  * gzip goes through node:zlib (concatenated members included); zstd through fzstd's streaming decoder (pure JS,
  * concatenated frames included), so a `.zst` written by the Collector's native compression or by the `zstd`
  * tool never has to fit in memory. A corrupt or truncated stream throws from the iteration; the caller reports
- * where it stopped. `decompressZstdFrame` decodes one legacy per-record frame.
+ * where it stopped. `decompressZstdFrame` decodes one legacy per-record frame. The decoder allocates what a
+ * frame header declares (window, or content size for a one-shot frame), so headers are checked first: a lying
+ * header is an error, not a multi-GB allocation. In a multi-frame stream only the first header is checked.
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Decompress, decompress } from 'fzstd';
 import type { ByteStream } from './peekStream.js';
+
+/** The largest zstd window accepted: the zstd tool's own default limit (windowLog 27). */
+export const MAX_ZSTD_WINDOW = 2 ** 27;
+
+/** What a zstd frame header declares, or undefined when the header is incomplete. */
+export function readZstdFrameHeader(
+  frame: Uint8Array,
+): { readonly windowBytes: number; readonly contentBytes: number | undefined } | undefined {
+  if (frame.length < 6) return undefined;
+  const descriptor = frame[4]!;
+  const singleSegment = (descriptor >> 5) & 1;
+  const dictionaryFlag = descriptor & 3;
+  const contentFlag = descriptor >> 6;
+  const at = 5 + (singleSegment ? 0 : 1) + (dictionaryFlag === 3 ? 4 : dictionaryFlag);
+  const contentFieldBytes = contentFlag !== 0 ? 1 << contentFlag : singleSegment;
+  if (frame.length < at + contentFieldBytes) return undefined;
+  let content: number | undefined;
+  if (contentFieldBytes > 0) {
+    content = 0;
+    for (let i = 0; i < contentFieldBytes; i++) content += frame[at + i]! * 2 ** (8 * i);
+    if (contentFlag === 1) content += 256;
+  }
+  if (singleSegment) return { windowBytes: content ?? 0, contentBytes: content };
+  const exponent = 2 ** (10 + (frame[5]! >> 3));
+  return { windowBytes: exponent + (exponent / 8) * (frame[5]! & 7), contentBytes: content };
+}
 
 /** Decompress a whole gzip stream. */
 export async function* gunzipStream(source: ByteStream): AsyncGenerator<Buffer> {
@@ -28,6 +56,14 @@ export async function* unzstdStream(source: ByteStream): AsyncGenerator<Buffer> 
   let sawInput = false;
   for await (const chunk of source) {
     if (chunk.length === 0) continue;
+    if (!sawInput) {
+      const header = readZstdFrameHeader(chunk);
+      if (header !== undefined && header.windowBytes > MAX_ZSTD_WINDOW) {
+        throw new Error(
+          `zstd frame asks for a ${header.windowBytes}-byte window, above the ${MAX_ZSTD_WINDOW} limit (corrupt header, or compressed with --long beyond 27)`,
+        );
+      }
+    }
     sawInput = true;
     decoder.push(chunk);
     while (ready.length > 0) yield ready.shift()!;
@@ -36,8 +72,14 @@ export async function* unzstdStream(source: ByteStream): AsyncGenerator<Buffer> 
   while (ready.length > 0) yield ready.shift()!;
 }
 
-/** Decompress one zstd frame held in memory (a legacy per-record frame). */
-export function decompressZstdFrame(frame: Uint8Array): Buffer {
+/** Decompress one zstd frame held in memory (a legacy per-record frame) of at most `maxBytes` output. */
+export function decompressZstdFrame(frame: Uint8Array, maxBytes: number): Buffer {
+  const header = readZstdFrameHeader(frame);
+  if (header === undefined) throw new Error('zstd frame header cut short');
+  const declared = Math.max(header.windowBytes, header.contentBytes ?? 0);
+  if (declared > maxBytes) {
+    throw new Error(`zstd frame declares ${declared} bytes, more than the ${maxBytes} a record may have`);
+  }
   const out = decompress(frame);
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

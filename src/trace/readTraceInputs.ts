@@ -297,7 +297,7 @@ async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator
     let payload = item.bytes;
     if (payload.length >= 4 && payload.readUInt32LE(0) === ZSTD_MAGIC) {
       try {
-        payload = decompressZstdFrame(payload);
+        payload = decompressZstdFrame(payload, MAX_LINE_BYTES);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         badLine(ctx, record, `record is not a valid zstd frame: ${sanitizeMessage(message, 120)}`);
