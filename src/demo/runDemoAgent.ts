@@ -6,7 +6,8 @@
  * with a BatchSpanProcessor), the project's own `instrumentDecideTier2` around the project's `decideTier2`,
  * `recordTurnRoute` for the turn, `markMisrouted` for the turns a reviewer's labels disagree with, and the
  * Collector's `format: json` file layout. One trace per conversation: an `invoke_agent` root span, and per
- * turn the routing span, the turn span, an LLM `chat` span and, for skills that act, an `execute_tool` span.
+ * turn the routing span (carrying a misroute event when the review label disagrees), the turn span, an LLM
+ * `chat` span and, for skills that act, an `execute_tool` span.
  * The incumbent of a turn is the skill the previous turn ended on; a menu (or an `unmatched` full menu) is
  * resolved by a simulated picker that takes the reviewer's skill when it is offered (a good model would),
  * else the first entry. No user text is recorded anywhere. Ids come from a seeded generator and batches are
@@ -14,7 +15,7 @@
  * I/O: writes the trace file.
  */
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -143,9 +144,9 @@ interface PreparedRouter {
   readonly router: DemoRouter;
   readonly scorer: DemoScorer;
   readonly policy: RoutingPolicy;
-  /** The instrumented `decideTier2`; reads the conversation and captures the span through `current`. */
+  /** The instrumented `decideTier2`; reads the conversation and the turn under review through `current`. */
   readonly decide: typeof decideTier2;
-  readonly current: { conversationId?: string; routingSpan?: SpanContext };
+  readonly current: { conversationId?: string; turn?: { incumbent?: string; expected: string } };
 }
 
 function prepareRouter(router: DemoRouter, provider: BasicTracerProvider): PreparedRouter {
@@ -156,8 +157,19 @@ function prepareRouter(router: DemoRouter, provider: BasicTracerProvider): Prepa
     routerName: router.name,
     scorerName: scorer.name,
     context: () => ({ conversationId: current.conversationId, agentName: DEMO_AGENT_NAME }),
-    attributesHook: (span) => {
-      current.routingSpan = span.spanContext();
+    // The reviewer's label is known before the turn runs, so the mark rides the routing span itself as an
+    // event (the same mark a later review would add as a feedback span, without a second clock in the trace).
+    attributesHook: (span, _call, verdict) => {
+      const turn = current.turn;
+      if (turn === undefined) return;
+      const { skill } = resolveTurn(verdict, turn.incumbent, turn.expected, router.skills);
+      if (skill !== turn.expected) {
+        markMisrouted(span, {
+          expected: turn.expected,
+          reason: `answered by ${skill}`,
+          source: 'human-review',
+        });
+      }
     },
   });
   return { router, scorer, policy: resolveRoutingPolicy(router.policy), decide, current };
@@ -186,9 +198,9 @@ async function handleConversation(
     let incumbent: string | undefined;
     for (const [index, turn] of conv.turns.entries()) {
       current.conversationId = conv.id;
-      current.routingSpan = undefined;
+      current.turn =
+        incumbent === undefined ? { expected: turn.expected } : { incumbent, expected: turn.expected };
       const verdict = decide(scorer.score(turn.text, router.skills), incumbent, policy, scorer.traits);
-      const routingSpan = current.routingSpan as SpanContext | undefined;
       const { route, skill, picked } = resolveTurn(verdict, incumbent, turn.expected, router.skills);
       recordTurnRoute(route, {
         tracerProvider: provider,
@@ -202,13 +214,6 @@ async function handleConversation(
         const tied = [verdict.ranked[0]?.id, verdict.runnerUp?.id];
         if (!verdict.decisive && verdict.runnerUp !== undefined && tied.includes(turn.expected))
           tieMisroutes++;
-        if (routingSpan !== undefined) {
-          markMisrouted(
-            { traceId: routingSpan.traceId, spanId: routingSpan.spanId },
-            { expected: turn.expected, reason: `answered by ${skill}`, source: 'human-review' },
-            { tracerProvider: provider },
-          );
-        }
       }
       incumbent = skill;
     }

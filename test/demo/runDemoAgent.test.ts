@@ -40,14 +40,18 @@ describe('the demo trace file', () => {
     expect(stats.nonRoutingSpans).toBeGreaterThan(0);
   });
 
-  it('carries one misroute mark per turn the reviewer labels disagree with', () => {
+  it('carries one misroute mark, on the routing span, per turn the reviewer labels disagree with', () => {
     expect(first.misroutes).toBeGreaterThan(0);
-    expect(records.filter((r) => r.kind === 'misroute').length).toBe(first.misroutes);
+    const marked = decisions().filter((d) => d.misroutes.length > 0);
+    expect(marked.length).toBe(first.misroutes);
+    for (const d of marked) {
+      expect(d.misroutes).toHaveLength(1);
+      expect(d.misroutes[0]!.source).toBe('human-review');
+      expect(d.misroutes[0]!.expected).toBeDefined();
+    }
     expect(first.explainConversationId).toBeDefined();
     const suggested = decisions().filter((d) => d.conversationId === first.explainConversationId);
-    // Each mark is a feedback span, child of the routing span it marks.
-    const marked = new Set(records.filter((r) => r.kind === 'misroute').map((r) => r.parentSpanId));
-    expect(suggested.some((d) => d.nearTie && marked.has(d.spanId))).toBe(true);
+    expect(suggested.some((d) => d.nearTie && d.misroutes.length > 0)).toBe(true);
   });
 
   it('every decision knows its router, scorer, conversation and agent; one trace per conversation', () => {
