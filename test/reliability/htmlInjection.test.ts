@@ -93,18 +93,15 @@ async function open(
     await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
     // Give an onerror/onload handler the chance to fire had one been created.
     await page.waitForTimeout(100);
-    const facts = await page.evaluate(() => {
-      const w = window as unknown as { __pwned?: unknown };
-      return {
-        pwned: w.__pwned,
-        scripts: document.querySelectorAll('script').length,
-        handlers: document.querySelectorAll('[onmouseover],[onerror],[onload],[onclick]').length,
-        images: document.querySelectorAll('img').length,
-        hostileStyles: [...document.querySelectorAll('style')].filter((s) => s.textContent?.includes('PWNED'))
-          .length,
-        text: document.body.innerText,
-      };
-    });
+    // A string, evaluated in the page: this project's TypeScript has no DOM types.
+    const facts = (await page.evaluate(`(() => ({
+      pwned: window.__pwned,
+      scripts: document.querySelectorAll('script').length,
+      handlers: document.querySelectorAll('[onmouseover],[onerror],[onload],[onclick]').length,
+      images: document.querySelectorAll('img').length,
+      hostileStyles: [...document.querySelectorAll('style')].filter((s) => (s.textContent || '').includes('PWNED')).length,
+      text: document.body.innerText,
+    }))()`)) as PageFacts;
     return { facts, console: consoleLines, dialogs };
   } finally {
     await page.close();

@@ -38,8 +38,8 @@ async function run(argv: string[], tty: boolean): Promise<{ code: number; stdout
 }
 
 // Raw bytes no trace string may put into the output: C0 but \n (and \t), DEL, C1, separators, bidi controls.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069]/;
 // eslint-disable-next-line no-control-regex
 const ESC_NOT_SGR = /\u001b(?!\[[0-9;]*m)/;
