@@ -181,7 +181,14 @@ function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRe
     badLine(ctx, line, `not valid JSON (truncated or corrupt): ${sanitizeMessage(message, 120)}`);
     return;
   }
-  const reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
+  let reason: string | undefined;
+  try {
+    reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
+  } catch (error) {
+    // Pathological input (nesting deep enough to exhaust the stack): this line only, never the file.
+    const message = error instanceof Error ? error.message : String(error);
+    reason = `could not be read: ${sanitizeMessage(message, 120)}`;
+  }
   if (reason !== undefined) badLine(ctx, line, reason);
 }
 

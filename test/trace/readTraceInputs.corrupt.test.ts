@@ -177,6 +177,21 @@ describe('bad lines are reported, good lines kept', () => {
     });
   });
 
+  it('deeply nested JSON (an attribute 200,000 arrays deep) is a problem of that line, not of the file', async () => {
+    await withTempDir(async (dir) => {
+      const depth = 200_000;
+      const deep = '{"arrayValue":{"values":['.repeat(depth) + ']}}'.repeat(depth);
+      const hostile = editSpans(line, () => undefined).replace(
+        '"attributes":[',
+        `"attributes":[{"key":"deep","value":${deep}},`,
+      );
+      const { records, stats } = await readText(dir, `${hostile}\n${renewTraceIds(line)}\n`);
+      expect(records.filter((r) => r.source.line === 2)).toHaveLength(RECORDS);
+      expect(stats.problems).toEqual([expect.objectContaining({ line: 1, kind: 'bad-line' })]);
+      expect(stats.problems[0]!.reason).toMatch(/could not be read/);
+    });
+  });
+
   it('__proto__ and constructor keys are plain data: the record is read, nothing is polluted', async () => {
     await withTempDir(async (dir) => {
       const hostile = editSpans(line, (span) => {
