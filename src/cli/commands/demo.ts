@@ -85,17 +85,19 @@ function prepareTraceFile(out: unknown): string {
 
 function nextSteps(file: string, conversationId: string | undefined, ctx: CommandContext): string {
   const f = shellQuote(file);
-  const lines = [
-    `routescope hotspots ${f}            # which skill pairs keep tying, per router and scorer`,
-    `routescope floorless ${f}           # which scorer can never say "no match", and a floor that would`,
+  const steps: [string, string][] = [
+    [`routescope hotspots ${f}`, 'which skill pairs keep tying, per router and scorer'],
+    [`routescope floorless ${f}`, 'which scorer can never say "no match", and a floor that would'],
   ];
   if (conversationId !== undefined) {
-    lines.push(
-      `routescope explain ${shellQuote(conversationId)} ${f}   # the evidence behind a misrouted answer`,
-    );
+    steps.push([
+      `routescope explain ${shellQuote(conversationId)} ${f}`,
+      'the evidence behind a misrouted answer',
+    ]);
   }
-  const lead = ctx.format === 'text' ? '\nNext, try:\n' : 'Next, try:\n';
-  return `${lead}${lines.map((l) => `  ${escapeControlChars(l)}`).join('\n')}\n`;
+  const width = Math.max(...steps.map(([command]) => command.length));
+  const lines = steps.map(([command, why]) => `  ${escapeControlChars(command.padEnd(width))}   # ${why}`);
+  return `${ctx.format === 'text' ? '\n' : ''}Next, try:\n${lines.join('\n')}\n`;
 }
 
 /** A word the shell passes through unchanged: bare when safe, else single-quoted. */
