@@ -61,7 +61,9 @@ export function timelineSection(digest: ChartDigest, half = true): HtmlSection {
   const at = (b: (typeof buckets)[number]) => b.startMs + bucketMs / 2;
   return {
     title: 'Near-tie rate over time',
-    intro: `Share of decisions per ${describeWidth(bucketMs)} (UTC) that were near-ties or ended in a menu.`,
+    intro:
+      `Share of decisions per ${describeWidth(bucketMs)} (UTC) that were near-ties or ended in a menu.` +
+      (buckets.length === 1 ? ' Every decision falls in one bucket, so there is one point per line.' : ''),
     half,
     body: drawLineChart(
       [
@@ -87,37 +89,60 @@ export function timelineSection(digest: ChartDigest, half = true): HtmlSection {
   };
 }
 
-/** The runner-up gap histogram; bins below the margin are near-ties. */
+/**
+ * The runner-up gap histogram. Without a new margin the near-ties of each bin are stacked in amber, as they
+ * were recorded (routers may judge with different margins); with one, bins below it are amber, because
+ * replay and tune apply that margin to every decision.
+ */
 export function gapHistogramSection(
   digest: ChartDigest,
   options: { readonly newMargin?: number; readonly half?: boolean } = {},
 ): HtmlSection {
-  const margin = dominantMargin(digest);
-  const markers: ChartMarker[] = [];
-  if (margin !== undefined) markers.push({ value: margin, label: 'recorded margin', color: '#c8463d' });
-  if (options.newMargin !== undefined && options.newMargin !== margin) {
-    markers.push({ value: options.newMargin, label: 'new margin', color: '#3b6fd8' });
+  const half = options.half ?? true;
+  const markers: ChartMarker[] = digest.margins.slice(0, 3).map((m, i) => ({
+    value: m.margin,
+    label: digest.margins.length > 1 ? `margin ${i + 1}` : 'recorded margin',
+    color: '#c8463d',
+  }));
+  const recorded = new Set(digest.margins.map((m) => m.margin));
+  if (options.newMargin !== undefined && !recorded.has(options.newMargin)) {
+    markers.push({ value: options.newMargin, label: 'new margin', color: '#1d2330' });
   }
-  const cut = options.newMargin ?? margin ?? 0;
-  const others = digest.margins.slice(1).reduce((n, m) => n + m.decisions, 0);
+  const nonEmpty = digest.gaps.bins.filter((b) => b.count > 0);
+  const reach = Math.max(nonEmpty.at(-1)?.to ?? 0, ...markers.map((m) => m.value));
+  const xMax = Math.min(1, Math.ceil((reach + 0.05) * 10) / 10);
+  const bins = digest.gaps.bins.filter((b) => b.from < xMax - 1e-12);
+  const byNew = options.newMargin;
+  const shown = bins.map((b) =>
+    byNew === undefined
+      ? { from: b.from, to: b.to, count: b.count, color: '#3b6fd8', part: b.nearTies, partColor: '#e3a21a' }
+      : { from: b.from, to: b.to, count: b.count, color: b.to <= byNew + 1e-12 ? '#e3a21a' : '#3b6fd8' },
+  );
+  const margins =
+    digest.margins.length > 1
+      ? ` Recorded margins: ${digest.margins.map((m, i) => `${i + 1}: ${formatNumber(m.margin)} (${formatNumber(m.decisions)} decisions)`).join(', ')}.`
+      : '';
   const intro =
-    'Runner-up gap tanh((top − second) / 2) of every decision with two candidates alive; a gap below the margin is a near-tie.' +
-    (others > 0
-      ? ` ${formatNumber(others)} decisions were judged under another margin than the one drawn.`
-      : '');
+    'Runner-up gap tanh((top − second) / 2) of every decision with two candidates alive; a gap below the margin is a near-tie' +
+    (byNew === undefined
+      ? ' (amber: recorded near-ties).'
+      : ` (amber: near-ties under the new margin ${formatNumber(byNew)}).`) +
+    margins;
   return {
     title: 'Gap histogram',
     intro,
-    half: options.half ?? true,
-    body: drawHistogram(
-      digest.gaps.bins.map((b) => ({
-        from: b.from,
-        to: b.to,
-        count: b.count,
-        color: b.to <= cut + 1e-12 ? '#e3a21a' : '#3b6fd8',
-      })),
-      { title: 'Gap histogram', width: 560, markers, xFormat: formatNumber },
-    ),
+    half,
+    body: drawHistogram(shown, {
+      title: 'Gap histogram',
+      width: half ? 560 : 1100,
+      markers,
+      xFormat: formatNumber,
+      partLabel: 'near-ties',
+      legend: [
+        { label: 'near-tie', color: '#e3a21a' },
+        { label: 'decisive', color: '#3b6fd8' },
+      ],
+    }),
   };
 }
 
@@ -130,7 +155,11 @@ export function tiedPairsSection(digest: ChartDigest, half = true): HtmlSection 
       'Near-ties per pair of top and runner-up skills — the confusion matrix of the skill graph.' +
       (notShown > 0 ? ` ${formatNumber(notShown)} near-ties involve skills not shown.` : ''),
     half,
-    body: drawHeatmap(skills, skills, cells, { title: 'Tied skill pairs', width: 560, hue: 28 }),
+    body: drawHeatmap(skills, skills, cells, {
+      title: 'Tied skill pairs',
+      width: half ? 560 : 1100,
+      hue: 28,
+    }),
   };
 }
 
@@ -150,7 +179,7 @@ export function floorlessSection(digest: ChartDigest, half = true): HtmlSection 
         color: '#c8463d',
         note: `of ${formatNumber(s.decisions)}`,
       })),
-      { title: 'Floorless scorers', width: 560 },
+      { title: 'Floorless scorers', width: half ? 560 : 1100 },
     ),
   };
 }
@@ -178,5 +207,5 @@ function describeWidth(ms: number): string {
   if (ms % DAY_MS === 0) return ms === DAY_MS ? 'day' : `${ms / DAY_MS} days`;
   if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
   if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
-  return `${ms / 1000} seconds`;
+  return ms === 1000 ? 'second' : `${ms / 1000} seconds`;
 }

@@ -23,13 +23,11 @@ export function escapeHtml(text: string): string {
 /** Control characters (C0, DEL, C1, line/paragraph separators, bidi controls, BOM) spelled out as `\xNN` / `\uNNNN`. */
 export function showControlCharacters(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => {
-      const code = c.charCodeAt(0);
-      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
-    },
-  );
+  const controls = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+  return text.replace(controls, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
 }
 
 /** An id for display: escaped, cut to `max` characters with an ellipsis (the full id goes in a title). */

@@ -69,6 +69,8 @@ th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;le
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:last-child td{border-bottom:none}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f7;border-radius:4px;padding:1px 4px}
+code.id{white-space:nowrap;display:inline-block;margin:1px 0}
+.more{color:var(--muted);font-size:12px}
 .pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff}
 .move{background:#3b6fd8}.stay{background:#3a9d5d}.menu{background:#e3a21a}.unmatched{background:#c8463d}
 .decision{border-top:1px solid var(--line);padding-top:12px;margin-top:12px}
@@ -140,6 +142,17 @@ export function htmlVerdict(kind: string): { html: string } {
   return {
     html: `<span class="pill${known ? ` ${kind}` : ''}"${known ? '' : ' style="background:#6b7385"'}>${escapeHtml(kind)}</span>`,
   };
+}
+
+/** A few ids as short monospace chips (full id in the tooltip), and how many more there are. */
+export function htmlIdList(ids: readonly string[], max = 2, chars = 10): { html: string } {
+  const chips = ids.slice(0, max).map((id) => {
+    const full = escapeHtml(id);
+    const cut = [...id].length > chars ? `${escapeHtml([...id].slice(0, chars - 1).join(''))}…` : full;
+    return `<code class="id" title="${full}">${cut}</code>`;
+  });
+  const more = ids.length > max ? ` <span class="more">+${ids.length - max}</span>` : '';
+  return { html: chips.join(' ') + more };
 }
 
 /** Text in a `<code>` span. */

@@ -21,7 +21,7 @@ import {
   verdictMixSection,
 } from './digestSections.js';
 import { htmlId } from './escapeHtml.js';
-import { htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
+import { htmlIdList, htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
 import { formatNumber, formatPercent } from './svgCharts.js';
 
 /** What the analyze page is built from. */
@@ -70,7 +70,7 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
           h.medianGap === null ? '–' : formatNumber(h.medianGap),
           `${formatNumber(h.verdicts.menu)} / ${formatNumber(h.verdicts.stay)}`,
           `${formatNumber(h.conversations)}${h.conversationsCapped ? '+' : ''}`,
-          { html: h.exampleTraceIds.map((t) => htmlId(t, 12)).join('<br>') },
+          htmlIdList(h.exampleTraceIds),
         ]),
         [3, 4, 5, 6, 8],
       ),

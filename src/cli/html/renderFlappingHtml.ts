@@ -7,7 +7,7 @@ import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { ReadStats } from '../../trace/types.js';
 import { inputNotes, tiedPairsSection } from './digestSections.js';
 import { htmlId } from './escapeHtml.js';
-import { htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
+import { htmlIdList, htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
 import { drawBarChart, formatNumber } from './svgCharts.js';
 
 /** One event as a sentence. */
@@ -63,12 +63,7 @@ export function renderFlappingHtml(report: FlappingReport, digest?: ChartDigest,
         formatNumber(c.nearTieStays),
         formatNumber(c.longestStayRun),
         c.examples.map(describeFlappingEvent).join('; '),
-        {
-          html: [...new Set(c.examples.flatMap((e) => e.traceIds))]
-            .slice(0, 4)
-            .map((t) => htmlId(t, 12))
-            .join('<br>'),
-        },
+        htmlIdList([...new Set(c.examples.flatMap((e) => e.traceIds))]),
       ]),
       [2, 3, 4, 5],
     ),

@@ -7,7 +7,14 @@ import type { ReplayReport } from '../../analyze/replay.js';
 import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { ReadStats } from '../../trace/types.js';
 import { gapHistogramSection, inputNotes } from './digestSections.js';
-import { htmlCode, htmlTable, htmlVerdict, renderHtmlPage, type HtmlSection } from './htmlPage.js';
+import {
+  htmlCode,
+  htmlIdList,
+  htmlTable,
+  htmlVerdict,
+  renderHtmlPage,
+  type HtmlSection,
+} from './htmlPage.js';
 import { htmlId } from './escapeHtml.js';
 import { drawBarChart, drawHeatmap, formatNumber, formatPercent, VERDICT_COLORS } from './svgCharts.js';
 
@@ -101,15 +108,18 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
       report.consistency.inconsistent === 0
         ? `Replayed under its recorded thresholds, every one of ${formatNumber(report.consistency.audited)} decisions reproduces its recorded verdict.`
         : `${formatNumber(report.consistency.inconsistent)} of ${formatNumber(report.consistency.audited)} decisions do NOT reproduce their recorded verdict under their own thresholds (version skew or a bug) — not a what-if result.`,
-    body: htmlTable(
-      ['trace', 'span', 'where', 'differences'],
-      report.consistency.examples.map((e) => [
-        { html: htmlId(e.at.traceId) },
-        { html: htmlId(e.at.spanId) },
-        `${e.at.file}:${e.at.line}`,
-        e.differences.join('; '),
-      ]),
-    ),
+    body:
+      report.consistency.examples.length === 0
+        ? ''
+        : htmlTable(
+            ['trace', 'span', 'where', 'differences'],
+            report.consistency.examples.map((e) => [
+              { html: htmlId(e.at.traceId) },
+              { html: htmlId(e.at.spanId) },
+              `${e.at.file}:${e.at.line}`,
+              e.differences.join('; '),
+            ]),
+          ),
   });
   if (report.list.length > 0 || report.flipped > 0) {
     sections.push({
@@ -125,7 +135,7 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
               ['time (UTC)', 'trace', 'conversation', 'router / scorer', 'recorded', 'replayed', 'gap'],
               report.list.map((f) => [
                 new Date(f.timeUnixMs).toISOString().replace('T', ' ').slice(0, 19),
-                { html: htmlId(f.traceId, 16) },
+                htmlIdList([f.traceId], 1, 14),
                 { html: f.conversationId === undefined ? '' : htmlId(f.conversationId, 24) },
                 `${f.router ?? ''} / ${f.scorer ?? ''}`,
                 {

@@ -11,7 +11,7 @@ import { htmlParagraph, htmlTable, renderHtmlPage, type HtmlSection, type HtmlSt
 import { drawLineChart, formatNumber, formatPercent, type LineSeries } from './svgCharts.js';
 
 /** Most curve rows the table shows; a longer curve is thinned, keeping the recommendation. */
-const MAX_TABLE_ROWS = 60;
+const MAX_TABLE_ROWS = 26;
 
 /** The tune page. */
 export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?: ReadStats): string {
@@ -37,7 +37,7 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
   if (hasMarks) {
     const known = report.misroutes!.known;
     series.push({
-      name: 'misroutes caught',
+      name: 'known misroutes caught',
       color: '#c8463d',
       points: report.curve.map((p) => ({ x: p.margin, y: (p.misroutesCaught ?? 0) / known })),
     });
@@ -167,7 +167,10 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
     { label: 'decisions swept', value: formatNumber(report.decisions) },
     {
       label: 'recorded margin',
-      value: recorded === undefined ? '–' : formatNumber(recorded),
+      value:
+        recorded === undefined
+          ? '–'
+          : `${formatNumber(recorded)}${report.recorded.margins.length > 1 ? ` (+${report.recorded.margins.length - 1} more)` : ''}`,
     },
     {
       label: 'recorded near-tie / menu rate',

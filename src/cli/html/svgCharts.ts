@@ -271,7 +271,7 @@ export function drawLineChart(
       out += `<path class="mark" d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round"><title>${escapeHtml(s.name)}</title></path>`;
       if (valid.length <= 60) {
         for (const p of valid) {
-          out += `<circle cx="${r1(px(p.x))}" cy="${r1(py(p.y))}" r="2.5" fill="${color}"><title>${escapeHtml(`${s.name} at ${xFmt(p.x)}: ${yFmt(p.y)}`)}</title></circle>`;
+          out += `<circle cx="${r1(px(p.x))}" cy="${r1(py(p.y))}" r="${valid.length <= 3 ? 5 : 2.5}" fill="${color}"><title>${escapeHtml(`${s.name} at ${xFmt(p.x)}: ${yFmt(p.y)}`)}</title></circle>`;
         }
       }
     }
@@ -288,6 +288,9 @@ export interface HistogramBin {
   readonly to: number;
   readonly count: number;
   readonly color?: string;
+  /** Part of `count` drawn at the bottom of the bar in `partColor` (a stacked share, e.g. near-ties). */
+  readonly part?: number;
+  readonly partColor?: string;
 }
 
 /** Vertical bars over contiguous bins, with an optional vertical marker (the margin on the gap axis). */
@@ -298,6 +301,9 @@ export function drawHistogram(
     readonly marker?: ChartMarker;
     readonly markers?: readonly ChartMarker[];
     readonly xFormat?: (x: number) => string;
+    /** What `part` counts, for tooltips. */
+    readonly partLabel?: string;
+    readonly legend?: readonly { readonly label: string; readonly color: string }[];
   },
 ): string {
   const width = options.width ?? 640;
@@ -323,7 +329,19 @@ export function drawHistogram(
     if (b.count === 0) continue;
     const a = px(b.from);
     const w = Math.max(px(b.to) - a - 1, 1);
-    out += `<rect class="mark" x="${r1(a + 0.5)}" y="${r1(py(b.count))}" width="${r1(w)}" height="${r1(py(0) - py(b.count))}" fill="${b.color ?? SERIES_COLORS[0]}"><title>${escapeHtml(`${xFmt(b.from)}–${xFmt(b.to)}: ${formatNumber(b.count)}`)}</title></rect>`;
+    const part = Math.min(Math.max(b.part ?? 0, 0), b.count);
+    const tip = `${xFmt(b.from)}–${xFmt(b.to)}: ${formatNumber(b.count)}${b.part === undefined ? '' : ` (${formatNumber(part)} ${options.partLabel ?? 'marked'})`}`;
+    out += `<rect class="mark" x="${r1(a + 0.5)}" y="${r1(py(b.count))}" width="${r1(w)}" height="${r1(py(0) - py(b.count))}" fill="${b.color ?? SERIES_COLORS[0]}"><title>${escapeHtml(tip)}</title></rect>`;
+    if (part > 0) {
+      out += `<rect class="part" x="${r1(a + 0.5)}" y="${r1(py(part))}" width="${r1(w)}" height="${r1(py(0) - py(part))}" fill="${b.partColor ?? '#e3a21a'}"><title>${escapeHtml(tip)}</title></rect>`;
+    }
+  }
+  let legendX = width - right;
+  for (const item of [...(options.legend ?? [])].reverse()) {
+    const w = 22 + [...item.label].length * 6.5;
+    legendX -= w;
+    out += `<rect x="${r1(legendX)}" y="6" width="10" height="10" fill="${item.color}"/>`;
+    out += text(legendX + 14, 15, item.label, `fill="${INK}" font-size="11"`);
   }
   for (const t of niceTicks(x0, x1, 5)) {
     out += text(px(t), height - bottom + 16, xFmt(t), `text-anchor="middle" fill="${MUTED}" font-size="11"`);
