@@ -1,5 +1,5 @@
 /**
- * demoConversations — the user side of the demo: 64 multi-turn conversations a support desk might see.
+ * demoConversations — the user side of the demo: 71 multi-turn conversations a support desk might see.
  *
  * Each user message carries the skill a careful human would have routed it to (`expected`), so the demo can
  * tell a routing that went wrong from one that went right, and mark the wrong ones the way a reviewer would.
@@ -200,6 +200,27 @@ export const DEMO_CONVERSATIONS: readonly DemoConversation[] = [
     ['tech-support', 'It started after the update yesterday'],
     ['small-talk', 'OK, will wait for the fix, cheers'],
   ),
+  web(
+    ['account-access', "I can't get into my account"],
+    ['password-reset', 'It says the password is wrong but I am sure it is right'],
+    ['password-reset', 'Can you send me a reset link?'],
+    ['small-talk', 'Thanks, that worked'],
+  ),
+  web(
+    ['account-access', 'My login stopped working after I changed my email'],
+    ['account-access', 'I still have access to the old email'],
+    ['password-reset', 'Should I reset my password then?'],
+  ),
+  web(
+    ['password-reset', 'The reset password page says my link is invalid'],
+    ['account-access', 'Now my account is locked too'],
+    ['complaints', 'This is the worst sign in experience ever'],
+  ),
+  web(
+    ['account-access', 'I keep getting logged out and cannot log back in'],
+    ['tech-support', 'It happens in the app, the website is fine'],
+    ['tech-support', 'I am on version 5.2'],
+  ),
   // — billing portal (billing-desk, keyword scorer) —
   bill(
     ['billing', 'Why was I charged twice for order 8812?'],
@@ -291,6 +312,16 @@ export const DEMO_CONVERSATIONS: readonly DemoConversation[] = [
     ['returns', 'Do I send it back with the same box?'],
     ['small-talk', 'Appreciate it'],
   ),
+  bill(
+    ['refunds', 'I sent the parcel back two weeks ago, where is my refund?'],
+    ['returns', 'Did you even receive the return?'],
+    ['refunds', 'Then please refund it today'],
+  ),
+  bill(
+    ['returns', 'Can I return a gift without a receipt?'],
+    ['refunds', 'Will the refund go to the person who paid?'],
+    ['small-talk', 'Ok thanks for explaining'],
+  ),
   // — mobile app (triage, classifier stand-in) —
   app(
     ['order-status', 'where is my package'],
@@ -359,5 +390,10 @@ export const DEMO_CONVERSATIONS: readonly DemoConversation[] = [
     ['small-talk', 'you are useless'],
     ['complaints', 'i want to talk to a real person'],
     ['complaints', 'escalate please'],
+  ),
+  app(
+    ['password-reset', 'forgot my login password'],
+    ['account-access', 'locked out now'],
+    ['small-talk', 'thx'],
   ),
 ];
