@@ -36,7 +36,7 @@ export interface InstrumentationConfig {
   readonly maxRecordedCandidates?: number;
   /** Adds attributes to a recording span after routescope's own; a throw is logged and ignored. @default none */
   readonly attributesHook?: (span: Span, call: Tier2Call, verdict: Tier2Verdict) => void;
-  /** Record tier-1 witness text (user text: PII). The keyword is always recorded. @default false */
+  /** `recordTurnRoute` records tier-1 witness text (user text: PII); the keyword always is. @default false */
   readonly recordWitness?: boolean;
   /** Applied to witness text before it is recorded; a throw drops the text. @default the identity */
   readonly redactWitness?: (text: string) => string;
@@ -55,24 +55,22 @@ export interface ResolvedInstrumentationConfig {
   readonly redactWitness: (text: string) => string;
 }
 
-/** Options of `recordTurnRoute`: where to record, and the turn facts a `TurnRoute` does not carry. */
-export interface TurnRouteOptions {
+/**
+ * Options of `recordTurnRoute`: where to record, and the turn facts a `TurnRoute` does not carry. The shared
+ * fields mean what they mean in `InstrumentationConfig`, so one config's values can be passed to both.
+ */
+export interface TurnRouteOptions extends Pick<
+  InstrumentationConfig,
+  'tracerProvider' | 'routerName' | 'recordWitness' | 'redactWitness'
+> {
   /** Record on this span (it is not ended); else a new `agentfootprint.routing.turn` span is started and ended. */
   readonly span?: Span;
-  /** Where a new turn span goes. @default the global provider */
-  readonly tracerProvider?: TracerProvider;
-  /** Which routing graph, as `agentfootprint.routing.router`. @default none */
-  readonly routerName?: string;
   /** Conversation id / agent name for the span. @default none */
   readonly context?: RoutingContext;
   /** The out-of-band tier-3 decider that resolved the menu (`by: 'decider'`). @default none */
   readonly decider?: { readonly provider: string; readonly model?: string; readonly picked?: string };
   /** A resume the cascade dropped (`by: 'none'`): the skill id and why. @default none */
   readonly droppedResume?: { readonly id?: string; readonly reason?: string };
-  /** Record the witness text (user text: PII). @default false */
-  readonly recordWitness?: boolean;
-  /** Applied to witness text before it is recorded; a throw drops the text. @default the identity */
-  readonly redactWitness?: (text: string) => string;
 }
 
 /** What a misroute mark says: the skill that should have been picked, why, and who said so. */
