@@ -72,7 +72,14 @@ export async function runCli(
       .version(readVersion())
       .wrap(100)
       .fail((message: string | undefined, error: Error | undefined) => {
-        throw new UsageError(message ?? error?.message ?? 'invalid command line');
+        const text = message ?? error?.message ?? 'invalid command line';
+        // yargs words a near-miss command as only "Did you mean …?"; say what was not understood first.
+        const first = words[0];
+        throw new UsageError(
+          first !== undefined && !first.startsWith('-') && text.startsWith('Did you mean')
+            ? `unknown command '${first}'. ${text}`
+            : text,
+        );
       });
     for (const command of commands) {
       parser.command(command.command, command.describe, command.builder, (args) => {
@@ -104,7 +111,9 @@ export async function runCli(
 /** Print an error the way the user needs it and give exit code 2. */
 function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof UsageError) {
-    io.stderr.write(`routescope: ${escapeControlChars(error.message)}\nRun 'routescope --help' for usage.\n`);
+    // yargs messages span lines; keep the lines, escape what is on them.
+    const lines = error.message.split('\n').map(escapeControlChars).join('\n');
+    io.stderr.write(`routescope: ${lines}\nRun 'routescope --help' for usage.\n`);
   } else if (error instanceof InputError) {
     io.stderr.write(`routescope: ${escapeControlChars(error.message)}\n`);
   } else {

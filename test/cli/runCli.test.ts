@@ -225,10 +225,17 @@ describe('runCli: gates', () => {
 });
 
 describe('runCli: usage and input errors exit 2 with a message', () => {
-  it('unknown command', async () => {
+  it('unknown command, with a suggestion', async () => {
     const r = await cli(['analyse', file.path]);
     expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'analyse'. Did you mean analyze?");
     expect(r.stderr).toContain("Run 'routescope --help' for usage.");
+  });
+
+  it('an option without its value', async () => {
+    const r = await cli(['analyze', file.path, '--top']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('top');
   });
 
   it('no command', async () => {

@@ -30,9 +30,10 @@ export const analyzeCommand: CliCommand = {
     'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
   builder: (y) =>
     withGates(withInputs(y))
-      .option('top', { type: 'number', describe: 'hot spots listed', default: 10 })
+      .option('top', { type: 'number', requiresArg: true, describe: 'hot spots listed', default: 10 })
       .option('weakest', {
         type: 'number',
+        requiresArg: true,
         describe: 'percent of weakest decisions the suggested floor catches',
         default: 10,
       })

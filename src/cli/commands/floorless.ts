@@ -26,6 +26,7 @@ export const floorlessCommand: CliCommand = {
     withGates(withInputs(y))
       .option('weakest', {
         type: 'number',
+        requiresArg: true,
         describe: 'suggest the floor that makes this percent of the weakest decisions unmatched',
         default: 10,
       })

@@ -28,15 +28,17 @@ export const hotspotsCommand: CliCommand = {
   describe: 'near-tie hot spots: the {top, runner-up} pairs that keep tying, per router and scorer',
   builder: (y) =>
     withGates(withInputs(y))
-      .option('top', { type: 'number', describe: 'groups listed', default: 10 })
+      .option('top', { type: 'number', requiresArg: true, describe: 'groups listed', default: 10 })
       .option('min-count', {
         type: 'number',
+        requiresArg: true,
         describe: 'least near-ties a group needs to be listed',
         default: 1,
       })
       .option('by', {
         type: 'string',
         array: true,
+        requiresArg: true,
         choices: BY_CHOICES,
         describe: 'group by these besides the pair (repeatable); pair = the pair alone',
         default: ['router', 'scorer'],
