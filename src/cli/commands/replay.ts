@@ -53,8 +53,8 @@ export const replayCommand: CliCommand = {
         requiresArg: true,
         describe: 'near-tie margin to judge with (0..1)',
       })
+      // Untyped on purpose: with type number, yargs turns --no-floor into floor 0.
       .option('floor', {
-        type: 'number',
         describe: 'floor to judge with (overrides every scorer floor); --no-floor judges with none',
       })
       .option('menu-size', { type: 'number', requiresArg: true, describe: 'near-tie menu cap' })
@@ -94,8 +94,8 @@ function readThresholds(args: CliArgs): ReplayThresholds {
   let floor: number | null | undefined;
   if (args.floor === false) floor = null;
   else if (args.floor !== undefined) {
-    const n = typeof args.floor === 'number' ? args.floor : Number(args.floor);
-    if (!Number.isFinite(n)) {
+    const n = typeof args.floor === 'number' ? args.floor : args.floor === '' ? NaN : Number(args.floor);
+    if (args.floor === true || !Number.isFinite(n)) {
       throw new UsageError(
         `--floor must be a finite number (or use --no-floor), got ${escapeControlChars(String(args.floor))}`,
       );
