@@ -7,7 +7,15 @@
  * span in the same trace (child of the routing span when its id is known) carrying that event, so readers
  * join the mark by trace id. Never throws.
  */
-import { context, isValidSpanId, isValidTraceId, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  isValidSpanId,
+  isValidTraceId,
+  SpanKind,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import type { Attributes, Span, SpanContext, SpanOptions } from '@opentelemetry/api';
 import { putString } from './addRoutingContext.js';
 import {
@@ -45,7 +53,9 @@ export function markMisrouted(
         return;
       }
       // An ended span drops events silently; its trace can still take a feedback span.
-      recordFeedbackSpan(target.spanContext(), attrs, options);
+      const spanContext = target.spanContext();
+      // A no-op span has no trace to join: a feedback span would start a new, unjoinable one.
+      if (isSpanContextValid(spanContext)) recordFeedbackSpan(spanContext, attrs, options);
       return;
     }
     const parent = toParentSpanContext(target);

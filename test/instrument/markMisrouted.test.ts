@@ -1,4 +1,4 @@
-import type { TracerProvider } from '@opentelemetry/api';
+import { trace, type TracerProvider } from '@opentelemetry/api';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { markMisrouted } from '../../src/instrument/markMisrouted.js';
 import {
@@ -64,6 +64,13 @@ describe('markMisrouted', () => {
     const spans = sdk.spans();
     expect(spans.map((sp) => sp.spanContext().traceId)).toEqual([traceId, traceId]);
     expect(spans.every((sp) => /^[0-9a-f]{16}$/.test(sp.parentSpanContext?.spanId ?? ''))).toBe(true);
+  });
+
+  it('a no-op span (no SDK where it was made) starts no feedback trace of its own', () => {
+    const noop = trace.getTracerProvider().getTracer('host').startSpan('routing');
+    expect(noop.isRecording()).toBe(false);
+    markMisrouted(noop, mark, { tracerProvider: sdk.provider });
+    expect(sdk.spans()).toHaveLength(0);
   });
 
   it('bad ids and broken providers: nothing recorded, nothing thrown', () => {
