@@ -78,7 +78,7 @@ describe('routescope demo (text)', () => {
   it('without --out writes into a new temp folder and prints the report, then the next steps', async () => {
     const run = await cli(['demo']);
     expect(run.code).toBe(0);
-    const written = /traces written to (.+traces\.jsonl)\n/.exec(run.stdout);
+    const written = /traces written to (\S+traces\.jsonl) \(a new temp folder/.exec(run.stdout);
     expect(written).not.toBeNull();
     const file = written![1]!;
     try {

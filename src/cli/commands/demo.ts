@@ -11,7 +11,10 @@
 import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDemoScorer } from '../../demo/demoScorers.js';
+import { DEMO_ROUTERS, DEMO_SKILLS } from '../../demo/demoSkills.js';
 import { runDemoAgent } from '../../demo/runDemoAgent.js';
+import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { UsageError } from '../usageError.js';
@@ -41,10 +44,11 @@ export const demoCommand: CliCommand = {
     const file = prepareTraceFile(args.out);
     const run = await runDemoAgent({ path: file });
     const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
+    const where =
+      args.out === undefined ? ' (a new temp folder; --out DIR writes DIR/traces.jsonl instead)' : '';
     aside.write(
-      `routescope demo: ${run.conversations} conversations, ${run.decisions} routed turns ` +
-        `(${run.misroutes} marked misrouted by review), 3 routers.\n` +
-        `traces written to ${escapeControlChars(file)}\n\n`,
+      describeRun(run.conversations, run.decisions, run.misroutes) +
+        `traces written to ${escapeControlChars(file)}${where}\n\n`,
     );
     const exitCode = await analyzeCommand.run({ inputs: [file] }, ctx);
     aside.write(nextSteps(file, run.explainConversationId, ctx));
@@ -81,6 +85,37 @@ function prepareTraceFile(out: unknown): string {
     );
   }
   return file;
+}
+
+/** What the demo agent is and did, in a few lines: its routers, their scorers and thresholds. */
+function describeRun(conversations: number, decisions: number, misroutes: number): string {
+  const rows = DEMO_ROUTERS.map((r) => {
+    const scorer = createDemoScorer(r.scorer, DEMO_SKILLS);
+    const policy = resolveRoutingPolicy(r.policy);
+    const floor = scorer.traits.floor === undefined ? 'no floor' : `floor ${scorer.traits.floor}`;
+    const traits = scorer.traits.categorical === true ? `${floor}, categorical` : floor;
+    return [
+      r.name,
+      r.channel,
+      `${r.skills.length} skills`,
+      `${scorer.name} (${traits})`,
+      `margin ${policy.nearTieMargin}`,
+    ];
+  });
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const table = rows.map(
+    (row) =>
+      `  ${row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+  );
+  return (
+    `routescope demo: a support-desk agent with ${DEMO_SKILLS.length} skills answered ${conversations} ` +
+    `conversations (${decisions} user turns, each routed once) through ${DEMO_ROUTERS.length} routers:\n` +
+    table.join('') +
+    `A reviewer marked ${misroutes} turns as misrouted (recorded on their routing spans).\n`
+  );
 }
 
 function nextSteps(file: string, conversationId: string | undefined, ctx: CommandContext): string {
