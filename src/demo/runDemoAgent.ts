@@ -189,7 +189,6 @@ async function handleConversation(
       'gen_ai.operation.name': 'invoke_agent',
       [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME,
       [ATTR_GEN_AI_CONVERSATION_ID]: conv.id,
-      'agentfootprint.channel': router.channel,
     },
   });
   let misroutes = 0;
