@@ -80,7 +80,9 @@ describe('HTML report size', () => {
       expect(one[name]).toContain('<svg class="chart"');
     }
     // With a month of data the timeline has many buckets, still within the cap.
-    const path = /<svg class="chart" data-chart="line"[^]*?<path class="mark" d="([^"]*)"/.exec(many.analyze!)![1]!;
+    const path = /<svg class="chart" data-chart="line"[^]*?<path class="mark" d="([^"]*)"/.exec(
+      many.analyze!,
+    )![1]!;
     const points = path.split(/[ML]/).length - 1;
     expect(points).toBeGreaterThan(10);
     expect(points).toBeLessThanOrEqual(120);
