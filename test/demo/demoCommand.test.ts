@@ -104,6 +104,14 @@ describe('routescope demo (text)', () => {
     expect((JSON.parse(again.stdout) as AnalyzeJson).decisions).toBe(turnCount);
   });
 
+  it('--format markdown passes through to the analyze report; the extra lines go to stderr', async () => {
+    const run = await cli(['demo', '--out', join(dir, 'md'), '--format', 'markdown']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('# routescope analyze')).toBe(true);
+    expect(run.stdout).not.toContain('traces written to');
+    expect(run.stderr).toContain('traces written to');
+  });
+
   it('refuses to write through a traces.jsonl that is a link (exit 2, the target untouched)', async () => {
     const out = join(dir, 'linked');
     mkdirSync(out);
