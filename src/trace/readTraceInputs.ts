@@ -13,6 +13,7 @@
 import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrument/semconv.js';
 import { open } from 'node:fs/promises';
 import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
+import { isWholeJsonContainer } from './checkJsonStructure.js';
 import { decodeOtlpProtoRequest } from './decodeOtlpProto.js';
 import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
 import { InputError } from './inputError.js';
@@ -48,6 +49,7 @@ const MAX_NESTED_COMPRESSION = 2;
 const ROUTING_MARKER_BYTES = Buffer.from(ROUTING_MARKER);
 const OTLP_SPAN_MARKER = Buffer.from('"startTimeUnixNano"');
 const JAEGER_SPAN_MARKER = Buffer.from('"operationName"');
+const OTLP_REQUEST_OPENER = Buffer.from('{"resourceSpans"');
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
@@ -171,15 +173,17 @@ function badLine(ctx: FileContext, line: number, reason: string): void {
   reportProblem(ctx.stats, { file: ctx.file, line, kind: 'bad-line', reason });
 }
 
-/** Parse one JSON text (a line, a decompressed record) and push its records. */
-function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRecord[]): void {
+/**
+ * Parse one JSON text (a line, a decompressed record) and push its records. A wrong shape is reported here;
+ * when the text is not valid JSON at all the reason is returned for the caller to report (or recover from).
+ */
+function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRecord[]): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    badLine(ctx, line, `not valid JSON (truncated or corrupt): ${sanitizeMessage(message, 120)}`);
-    return;
+    return `not valid JSON (truncated or corrupt): ${sanitizeMessage(message, 120)}`;
   }
   let reason: string | undefined;
   try {
@@ -190,16 +194,34 @@ function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRe
     reason = `could not be read: ${sanitizeMessage(message, 120)}`;
   }
   if (reason !== undefined) badLine(ctx, line, reason);
+  return undefined;
+}
+
+/**
+ * A crash leaves a request cut short, and the next write lands on the same line. When a broken line holds a
+ * later request opener, the cut part is reported and the last request is read on its own: a good write is
+ * not lost to the bad one before it.
+ */
+function recoverGluedRequest(ctx: FileContext, body: Buffer, line: number, out: TraceRecord[]): boolean {
+  const last = body.lastIndexOf(OTLP_REQUEST_OPENER);
+  if (last <= 0) return false;
+  badLine(
+    ctx,
+    line,
+    `a request cut short (truncated write) with another glued after it; the one from byte ${last} was read on its own`,
+  );
+  readJsonBody(ctx, body.subarray(last), line, out, false);
+  return true;
 }
 
 /**
  * One JSON line: skipped cheaply when it cannot hold a routing span, parsed otherwise. Every routing key and
  * name contains ROUTING_MARKER, so a line without it is not parsed; its spans are counted by occurrences of
  * `"startTimeUnixNano"` (exactly one per OTLP span: events say `timeUnixNano`, links carry no time, and an
- * escaped quote inside a string cannot match) or else `"operationName"` (one per Jaeger span). Such a line must
- * still open and close like one JSON value, so truncation and garbage are reported; corruption inside it is
- * not seen (the price of not parsing). A line with no span marker at all is parsed, so a wrong shape is
- * reported; metrics and logs requests sharing the file are skipped.
+ * escaped quote inside a string cannot match) or else `"operationName"` (one per Jaeger span). Its brackets
+ * must still balance (checkJsonStructure) and it must hold one request, so truncation, glued writes and
+ * garbage are reported; a flipped byte inside it is not seen (the price of not parsing). A line with no span
+ * marker at all is parsed, so a wrong shape is reported; metrics and logs requests sharing the file are skipped.
  */
 function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRecord[]): void {
   let start = line === 1 && hasBom(raw) ? 3 : 0;
@@ -208,16 +230,29 @@ function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRec
   while (end > start && isSpace(raw[end - 1])) end--;
   if (start === end) return;
   ctx.stats.lines++;
-  const body = raw.subarray(start, end);
+  readJsonBody(ctx, raw.subarray(start, end), line, out, true);
+}
+
+function readJsonBody(
+  ctx: FileContext,
+  body: Buffer,
+  line: number,
+  out: TraceRecord[],
+  recover: boolean,
+): void {
   if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
-    const first = body[0];
-    const last = body[body.length - 1];
-    if (!((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d))) {
+    // Cut mid-string, the next write's quotes can re-pair by chance: two requests on one line means glued.
+    const opener = body.indexOf(OTLP_REQUEST_OPENER);
+    if (
+      !isWholeJsonContainer(body) ||
+      (opener !== -1 && body.indexOf(OTLP_REQUEST_OPENER, opener + 1) !== -1)
+    ) {
+      if (recover && recoverGluedRequest(ctx, body, line, out)) return;
       badLine(
         ctx,
         line,
-        first === 0x7b || first === 0x5b
-          ? 'not a whole JSON object (truncated: it does not end where it began)'
+        body[0] === 0x7b || body[0] === 0x5b
+          ? 'not one whole JSON object (truncated, or glued to the next write: its brackets do not balance)'
           : 'not JSON (garbage where a JSON object was expected)',
       );
       return;
@@ -231,7 +266,10 @@ function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRec
     }
     // No span marker at all: cheap to parse, and a wrong shape gets reported.
   }
-  readJsonText(ctx, body.toString('utf8'), line, out);
+  const unparseable = readJsonText(ctx, body.toString('utf8'), line, out);
+  if (unparseable === undefined) return;
+  if (recover && recoverGluedRequest(ctx, body, line, out)) return;
+  badLine(ctx, line, unparseable);
 }
 
 async function* readJsonLines(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
@@ -314,7 +352,8 @@ async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator
     let first = 0;
     while (first < payload.length && isSpace(payload[first])) first++;
     if (payload[first] === 0x7b || payload[first] === 0x5b) {
-      readJsonText(ctx, payload.toString('utf8'), record, out);
+      const unparseable = readJsonText(ctx, payload.toString('utf8'), record, out);
+      if (unparseable !== undefined) badLine(ctx, record, unparseable);
     } else {
       try {
         decodeOtlpProtoRequest(payload, { file: ctx.file, line: record }, ctx.builder, out);

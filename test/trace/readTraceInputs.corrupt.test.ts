@@ -105,6 +105,27 @@ describe('bad lines are reported, good lines kept', () => {
     });
   });
 
+  it('law: a plain line cut anywhere and glued to the next write: the cut reported, the next write read', async () => {
+    await withTempDir(async (dir) => {
+      const plain = toOtlpJson(await recordPlainSpans(3));
+      const glued: string[] = [];
+      for (let cut = 1; cut < plain.length; cut += 3) glued.push(plain.slice(0, cut) + plain);
+      const { stats } = await readText(dir, glued.join('\n') + '\n');
+      expect(stats.problems).toHaveLength(glued.length);
+      expect(stats.problems.every((p) => p.kind === 'bad-line' && /glued/.test(p.reason))).toBe(true);
+      expect(stats.spans).toBe(3 * glued.length);
+    });
+  });
+
+  it('a routing request cut short with the next write glued on: the glued request is read', async () => {
+    await withTempDir(async (dir) => {
+      const { records, stats } = await readText(dir, `${line.slice(0, 5000)}${renewTraceIds(line)}\n`);
+      expect(records).toHaveLength(RECORDS);
+      expect(stats.problems).toEqual([expect.objectContaining({ line: 1, kind: 'bad-line' })]);
+      expect(stats.problems[0]!.reason).toMatch(/cut short.*read on its own/);
+    });
+  });
+
   it('binary garbage between good lines is one bad line at its number', async () => {
     await withTempDir(async (dir) => {
       const garbage = Buffer.from(randomBytes(4096).filter((b) => b !== 0x0a));
