@@ -53,11 +53,15 @@ export function renderExplainHtml(report: ExplainReport, stats?: ReadStats, link
     intro:
       report.decisions === 0
         ? 'No routing decision matched this id.'
-        : `Bars are raw scores (share of the full softmax in brackets). Shaded: the near-tie zone, where a candidate ties with the top. Dashed: the floor.` +
+        : `Bars are raw scores (share of the full softmax in brackets): blue moved to, green the incumbent, amber offered in a menu. Shaded: the near-tie zone, where a candidate ties with the top. Dashed: the floor.` +
           (report.decisions > drawn ? ` The first ${drawn} of ${report.decisions} decisions are drawn.` : ''),
     body,
   });
-  const misroutes = report.entries.filter((e) => e.kind === 'misroute').length;
+  // Marks arrive as events on the decision span or as feedback spans; count both.
+  const misroutes = report.entries.reduce(
+    (n, e) => n + (e.kind === 'misroute' ? 1 : e.kind === 'decision' ? e.record.misroutes.length : 0),
+    0,
+  );
   return renderHtmlPage({
     title: `routescope explain`,
     subtitle: `${report.target} — matched by ${report.matchedBy.length === 0 ? 'nothing' : report.matchedBy.join(' and ')}`,
@@ -90,14 +94,19 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
     if (d.runnerUp?.id === c.id) roles.push('runner-up');
     if (c.id === incumbent) roles.push('incumbent');
     if (d.offered?.includes(c.id)) roles.push('offered');
+    // The bar says what the verdict did with the candidate: moved to, kept, offered, or merely ranked.
     const color =
-      i === 0
-        ? VERDICT_COLORS[d.verdict]
+      d.verdict === 'move' && c.id === d.to
+        ? VERDICT_COLORS.move
         : c.id === incumbent
-          ? '#3a9d5d'
-          : d.runnerUp?.id === c.id
-            ? '#e3a21a'
-            : '#9aa3b5';
+          ? VERDICT_COLORS.stay
+          : d.offered?.includes(c.id) === true
+            ? VERDICT_COLORS.menu
+            : d.runnerUp?.id === c.id
+              ? '#f0c36a'
+              : i === 0
+                ? '#7f93c4'
+                : '#b3bac8';
     return {
       label: c.id,
       value: Number.isFinite(c.score) ? c.score : NaN,
