@@ -17,7 +17,7 @@ import { isWholeJsonContainer } from './checkJsonStructure.js';
 import { decodeOtlpProtoRequest } from './decodeOtlpProto.js';
 import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
 import { InputError } from './inputError.js';
-import { listInputFiles } from './listInputFiles.js';
+import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
@@ -125,7 +125,7 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
   if (hasBom(head) || isJsonStart(head[0])) {
     let i = hasBom(head) ? 3 : 0;
     while (i < head.length && isJsonStart(head[i]) && head[i] !== 0x7b && head[i] !== 0x5b) i++;
-    if (i === head.length) return { kind: 'empty' };
+    if (i === head.length) return ended ? { kind: 'empty' } : { kind: 'json-lines' };
     if (head[i] !== 0x7b && head[i] !== 0x5b) {
       return { kind: 'unknown', reason: 'text that is not JSON (it does not start with { or [)' };
     }
@@ -457,14 +457,19 @@ export async function* readTraceInputs(
   options: ReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   const builder = createTraceRecordBuilder(stats);
+  // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
+  const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {
-    if (input === '-') {
+    expanded.push({ input, files: input === '-' ? undefined : await listInputFiles(input) });
+  }
+  for (const { input, files } of expanded) {
+    if (files === undefined) {
       const stdin = options.stdin ?? process.stdin;
       const ctx: FileContext = { file: '-', named: true, stats, builder, line: 0 };
       yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options);
       continue;
     }
-    for (const file of await listInputFiles(input)) {
+    for (const file of files) {
       let handle;
       try {
         handle = await open(file.path, 'r');

@@ -405,6 +405,17 @@ describe('inputs that cannot be read at all throw InputError saying what to do',
     });
   });
 
+  it('a missing path among several fails before anything is read', async () => {
+    await withTempDir(async (dir) => {
+      const good = join(dir, 'good.jsonl');
+      writeFileSync(good, line + '\n');
+      const stats = createReadStats();
+      const reading = readTraceInputs([good, join(dir, 'typo.jsonl')], stats);
+      await expect(reading.next()).rejects.toThrow(/typo\.jsonl: no such file or folder/);
+      expect(stats.files).toBe(0);
+    });
+  });
+
   it('a named file in no known format', async () => {
     await withTempDir(async (dir) => {
       const file = join(dir, 'image.png');
