@@ -3,6 +3,8 @@
  *
  * Formats are recognized from content, so every input is peeked before a reader is chosen; the peeked
  * chunks are replayed in front of the rest. Reads at most until `bytes` are buffered (or the stream ends).
+ * A stream that fails after yielding some bytes (a truncated gzip or zstd input) still hands those bytes
+ * over: the failure is rethrown only once the replay has passed them, so what was read is kept.
  */
 
 /** A byte stream as the readers consume it. */
@@ -17,8 +19,16 @@ export async function peekStream(
   const pulled: Buffer[] = [];
   let length = 0;
   let ended = false;
+  let failure: { readonly error: unknown } | undefined;
   while (length < bytes) {
-    const next = await it.next();
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await it.next();
+    } catch (error) {
+      if (length === 0) throw error;
+      failure = { error };
+      break;
+    }
     if (next.done === true) {
       ended = true;
       break;
@@ -30,6 +40,7 @@ export async function peekStream(
   async function* replay(): AsyncGenerator<Buffer> {
     try {
       if (head.length > 0) yield head;
+      if (failure !== undefined) throw failure.error;
       if (ended) return;
       for (;;) {
         const next = await it.next();
@@ -37,7 +48,7 @@ export async function peekStream(
         yield next.value;
       }
     } finally {
-      if (!ended) await it.return?.();
+      if (!ended && failure === undefined) await it.return?.();
     }
   }
   return { head, ended, stream: replay() };
