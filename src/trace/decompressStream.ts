@@ -3,8 +3,8 @@
  *
  * gzip goes through node:zlib (concatenated members included); zstd through fzstd's streaming decoder (pure JS,
  * concatenated frames included), so a `.zst` written by the Collector's native compression or by the `zstd`
- * tool never has to fit in memory. A corrupt or truncated stream throws from the iteration; the caller reports
- * where it stopped. `decompressZstdFrame` decodes one legacy per-record frame. The decoder allocates what a
+ * tool never has to fit in memory. A corrupt or truncated stream throws from the iteration, after everything
+ * decoded before the corruption; the caller reports where it stopped. `decompressZstdFrame` decodes one legacy per-record frame. The decoder allocates what a
  * frame header declares (window, or content size for a one-shot frame), so headers are checked first: a lying
  * header is an error, not a multi-GB allocation. In a multi-frame stream only the first header is checked.
  */
@@ -65,10 +65,28 @@ export async function* unzstdStream(source: ByteStream): AsyncGenerator<Buffer> 
       }
     }
     sawInput = true;
-    decoder.push(chunk);
-    while (ready.length > 0) yield ready.shift()!;
+    yield* pushThenDrain(decoder, ready, chunk, false);
   }
-  if (sawInput) decoder.push(new Uint8Array(0), true);
+  if (sawInput) yield* pushThenDrain(decoder, ready, new Uint8Array(0), true);
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/**
+ * Feed one chunk to the decoder and hand on what it produced. Blocks decoded before a corrupt one in the same
+ * chunk are handed on before the error is rethrown: they are good data and must not be lost with the rest.
+ */
+function* pushThenDrain(
+  decoder: Decompress,
+  ready: Buffer[],
+  chunk: Uint8Array,
+  final: boolean,
+): Generator<Buffer> {
+  try {
+    decoder.push(chunk, final);
+  } catch (error) {
+    while (ready.length > 0) yield ready.shift()!;
+    throw error;
+  }
   while (ready.length > 0) yield ready.shift()!;
 }
 
