@@ -2,7 +2,9 @@
  * commonOptions — the options several commands share: inputs, `--fail-on` gates, and their checks.
  *
  * Values that yargs cannot validate (a gate expression, a count) are checked here, before any input is read,
- * so a typo costs no time and exits 2 with a message that says what to type instead.
+ * so a typo costs no time and exits 2 with a message that says what to type instead. Inputs are files,
+ * folders, stdin, and trace stores (`--tempo URL`, `--jaeger URL --service S`, with `--since`, `--query`,
+ * `--limit`, `--timeout`, `--retries`); see docs/sources.md.
  */
 import type { Argv } from 'yargs';
 import {
@@ -12,6 +14,7 @@ import {
   type GateMetrics,
   type GateResult,
 } from '../analyze/evaluateGates.js';
+import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
@@ -20,13 +23,156 @@ import { UsageError } from './usageError.js';
 /** What main.ts puts in place of a lone `-` (yargs drops it); no file name can contain NUL. */
 export const STDIN_TOKEN = '\u0000-';
 
-/** The `<inputs..>` positional. */
+/** The `[inputs..]` positional and the trace-store options. */
 export function withInputs(y: Argv): Argv {
-  return y.positional('inputs', {
-    type: 'string',
-    array: true,
-    describe: 'trace files, folders (every file inside) or - for stdin; formats are detected from content',
-  });
+  return y
+    .positional('inputs', {
+      type: 'string',
+      array: true,
+      describe: 'trace files, folders (every file inside) or - for stdin; formats are detected from content',
+    })
+    .option('tempo', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'read from Tempo: its HTTP API base URL (e.g. http://tempo:3200); see docs/sources.md',
+    })
+    .option('jaeger', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'read from Jaeger: the query service base URL (e.g. http://jaeger:16686); needs --service',
+    })
+    .option('service', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'service.name whose routing spans are read (required with --jaeger; narrows --tempo)',
+    })
+    .option('since', {
+      type: 'string',
+      requiresArg: true,
+      describe: `how far back the store is searched: a duration (90m, 24h, 7d, 1h30m) or an ISO time; default ${DEFAULT_SINCE}`,
+    })
+    .option('query', {
+      type: 'string',
+      requiresArg: true,
+      describe:
+        'TraceQL ANDed with the routing filter (--tempo only), e.g. \'{ resource.deployment.environment = "prod" }\'',
+    })
+    .option('limit', {
+      type: 'number',
+      requiresArg: true,
+      describe: `most traces read from each store; default ${DEFAULT_REMOTE_LIMIT}`,
+    })
+    .option('timeout', {
+      type: 'number',
+      requiresArg: true,
+      describe: 'seconds one request to a store may take; default 30',
+    })
+    .option('retries', {
+      type: 'number',
+      requiresArg: true,
+      describe: 'further attempts after a 429, 5xx, timeout or network error (with back-off); default 3',
+    })
+    .group(['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries'], 'Trace stores:');
+}
+
+/** How far back a store is searched without --since. */
+export const DEFAULT_SINCE = '24h';
+/** Most traces read from one store without --limit. */
+export const DEFAULT_REMOTE_LIMIT = 1000;
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** `--since`: a duration back from `nowMs` (`90m`, `1h30m`, `7d`) or an ISO time; the start in ms. */
+export function parseSince(text: string, nowMs: number): number | undefined {
+  const trimmed = text.trim();
+  if (/^(\d+(\.\d+)?[smhdw])+$/.test(trimmed)) {
+    let total = 0;
+    for (const m of trimmed.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) {
+      total += Number(m[1]) * DURATION_UNITS_MS[m[2]!]!;
+    }
+    return total > 0 ? nowMs - total : undefined;
+  }
+  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+    const at = Date.parse(trimmed);
+    return Number.isNaN(at) || at >= nowMs ? undefined : at;
+  }
+  return undefined;
+}
+
+function readUrlOption(args: CliArgs, key: string, flag: string): string | undefined {
+  const v = args[key];
+  if (v === undefined) return undefined;
+  const text = String(v);
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return text;
+  } catch {
+    // Reported below.
+  }
+  throw new UsageError(
+    `${flag} must be an http(s) URL such as ${flag === '--tempo' ? 'http://tempo:3200' : 'http://jaeger:16686'}, got '${escapeControlChars(text)}'`,
+  );
+}
+
+/** The trace stores named by --tempo / --jaeger, with their search window and limits. */
+export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): RemoteSource[] {
+  const tempo = readUrlOption(args, 'tempo', '--tempo');
+  const jaeger = readUrlOption(args, 'jaeger', '--jaeger');
+  const service = args.service === undefined ? undefined : String(args.service);
+  const query = args.query === undefined ? undefined : String(args.query);
+  if (tempo === undefined && jaeger === undefined) {
+    for (const [key, flag] of [
+      ['service', '--service'],
+      ['since', '--since'],
+      ['query', '--query'],
+      ['limit', '--limit'],
+      ['timeout', '--timeout'],
+      ['retries', '--retries'],
+    ] as const) {
+      if (args[key] !== undefined)
+        throw new UsageError(`${flag} applies to a trace store; add --tempo URL or --jaeger URL`);
+    }
+    return [];
+  }
+  if (query !== undefined && tempo === undefined) {
+    throw new UsageError('--query is TraceQL, for --tempo only; Jaeger is filtered by --service');
+  }
+  if (jaeger !== undefined && (service === undefined || service.trim() === '')) {
+    throw new UsageError('--jaeger needs --service NAME: Jaeger searches one service at a time');
+  }
+  const sinceText = args.since === undefined ? DEFAULT_SINCE : String(args.since);
+  const startMs = parseSince(sinceText, nowMs);
+  if (startMs === undefined) {
+    throw new UsageError(
+      `--since must be a duration such as 90m, 24h, 7d or 1h30m, or a past ISO time such as 2026-01-15T09:00:00Z, got '${escapeControlChars(sinceText)}'`,
+    );
+  }
+  const limit = readInteger(args, 'limit', '--limit', 1) ?? DEFAULT_REMOTE_LIMIT;
+  const timeout = readNumber(args, 'timeout', '--timeout', 0.001, 3600);
+  const retries = readInteger(args, 'retries', '--retries', 0, 10);
+  const http = {
+    ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
+    ...(retries === undefined ? {} : { retries }),
+  };
+  const window = { startMs, endMs: nowMs, limit, http };
+  const sources: RemoteSource[] = [];
+  if (tempo !== undefined) {
+    sources.push({
+      kind: 'tempo',
+      url: tempo,
+      ...window,
+      ...(query === undefined ? {} : { query }),
+      ...(service === undefined ? {} : { service }),
+    });
+  }
+  if (jaeger !== undefined) sources.push({ kind: 'jaeger', url: jaeger, service: service!, ...window });
+  return sources;
 }
 
 /** The repeatable `--fail-on` option. */
@@ -40,13 +186,18 @@ export function withGates(y: Argv): Argv {
   });
 }
 
-/** The inputs named on the command line. */
-export function readInputs(args: CliArgs): string[] {
+/** The inputs named on the command line: paths, then the trace stores of --tempo / --jaeger. */
+export function readInputs(args: CliArgs): TraceInput[] {
   const raw = args.inputs;
-  const list = (Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]).map((x) =>
-    x === STDIN_TOKEN ? '-' : x,
-  );
-  if (list.length === 0) throw new UsageError('name at least one trace file, folder, or - for stdin');
+  const list: TraceInput[] = (
+    Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]
+  ).map((x) => (x === STDIN_TOKEN ? '-' : x));
+  list.push(...readRemoteSources(args));
+  if (list.length === 0) {
+    throw new UsageError(
+      'name at least one trace file, folder, or - for stdin, or a trace store with --tempo URL or --jaeger URL --service NAME',
+    );
+  }
   return list;
 }
 

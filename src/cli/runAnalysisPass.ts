@@ -3,11 +3,18 @@
  *
  * One pass, streaming: the reader yields records as it parses, the analyses keep only their bounded state,
  * so memory does not grow with the input. Progress goes to stderr on a terminal. An input that cannot be read
- * at all surfaces as the reader's InputError (exit 2); bad lines are in the returned stats.
+ * at all surfaces as the reader's InputError (exit 2); bad lines are in the returned stats. Trace stores
+ * (--tempo, --jaeger) are read after the files, into the same stats and sinks.
  */
-import { readTraceInputs } from '../trace/readTraceInputs.js';
+import { readTraceInputs, type ReadOptions } from '../trace/readTraceInputs.js';
 import { createReadStats } from '../trace/readStats.js';
-import type { TraceRecord } from '../trace/types.js';
+import {
+  describeTraceInput,
+  readRemoteSource,
+  type RemoteSource,
+  type TraceInput,
+} from '../trace/remoteSource.js';
+import type { ReadStats, TraceRecord } from '../trace/types.js';
 import type { InputSummary } from './format/presentInput.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
@@ -19,7 +26,7 @@ export interface RecordSink {
 
 /** Read `inputs` and hand every record to every sink; returns what was read. */
 export async function runAnalysisPass(
-  inputs: readonly string[],
+  inputs: readonly TraceInput[],
   sinks: readonly RecordSink[],
   io: CliIo,
 ): Promise<InputSummary> {
@@ -27,7 +34,7 @@ export async function runAnalysisPass(
   const records = { decisions: 0, turns: 0, misroutes: 0 };
   const progress = createProgressLine(io);
   try {
-    const stream = readTraceInputs(inputs, stats, {
+    const stream = readAll(inputs, stats, {
       ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
       onProgress: (p) => progress.update(p),
     });
@@ -40,5 +47,23 @@ export async function runAnalysisPass(
   } finally {
     progress.done();
   }
-  return { inputs, stats, records };
+  return { inputs: inputs.map(describeTraceInput), stats, records };
+}
+
+/** The files first (one reader, so duplicates across them are caught), then each trace store. */
+async function* readAll(
+  inputs: readonly TraceInput[],
+  stats: ReadStats,
+  options: ReadOptions,
+): AsyncGenerator<TraceRecord> {
+  const paths = inputs.filter((i): i is string => typeof i === 'string');
+  const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
+  if (paths.length > 0) yield* readTraceInputs(paths, stats, options);
+  for (const store of stores) {
+    yield* readRemoteSource(
+      store,
+      stats,
+      options.onProgress === undefined ? {} : { onProgress: options.onProgress },
+    );
+  }
 }
