@@ -153,7 +153,7 @@ describe('runCli: commands', () => {
   it('--help and --version exit 0 with text on stdout', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('routescope analyze <inputs..>');
+    expect(help.stdout).toContain('routescope analyze [inputs..]');
     const commandHelp = await cli(['explain', '--help']);
     expect(commandHelp.stdout).toContain('--jaeger-url');
     const version = await cli(['--version']);

@@ -25,7 +25,7 @@ import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope analyze`. */
 export const analyzeCommand: CliCommand = {
-  command: 'analyze <inputs..>',
+  command: 'analyze [inputs..]',
   describe:
     'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
   builder: (y) =>

@@ -18,7 +18,7 @@ import { UsageError } from '../usageError.js';
 
 /** `routescope explain`. */
 export const explainCommand: CliCommand = {
-  command: 'explain <id> <inputs..>',
+  command: 'explain <id> [inputs..]',
   describe:
     'every routing decision of one trace or conversation: ranked table, why, and what would have changed it',
   builder: (y) =>

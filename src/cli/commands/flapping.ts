@@ -14,7 +14,7 @@ import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope flapping`. */
 export const flappingCommand: CliCommand = {
-  command: 'flapping <inputs..>',
+  command: 'flapping [inputs..]',
   describe: 'conversations that bounce between skills (A → B → A) or keep an incumbent by near-ties alone',
   builder: (y) =>
     withInputs(y)

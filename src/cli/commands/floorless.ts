@@ -19,7 +19,7 @@ import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope floorless`. */
 export const floorlessCommand: CliCommand = {
-  command: 'floorless <inputs..>',
+  command: 'floorless [inputs..]',
   describe:
     'scorers that judged with no floor (unmatched unreachable): top-score distribution and a floor to declare',
   builder: (y) =>

@@ -24,7 +24,7 @@ const BY_CHOICES = ['router', 'scorer', 'service', 'pair'] as const;
 
 /** `routescope hotspots`. */
 export const hotspotsCommand: CliCommand = {
-  command: 'hotspots <inputs..>',
+  command: 'hotspots [inputs..]',
   describe: 'near-tie hot spots: the {top, runner-up} pairs that keep tying, per router and scorer',
   builder: (y) =>
     withGates(withInputs(y))

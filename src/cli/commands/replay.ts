@@ -43,7 +43,7 @@ export function readWhere(args: CliArgs): ReturnType<typeof parseWhereClauses> {
 
 /** `routescope replay`. */
 export const replayCommand: CliCommand = {
-  command: 'replay <inputs..>',
+  command: 'replay [inputs..]',
   describe:
     'what-if: re-judge every recorded decision under another margin, floor or menu size; flip matrix, near-tie rate before/after, consistency audit',
   builder: (y) =>

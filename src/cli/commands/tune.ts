@@ -17,7 +17,7 @@ import { readWhere, withWhere } from './replay.js';
 
 /** `routescope tune`. */
 export const tuneCommand: CliCommand = {
-  command: 'tune <inputs..>',
+  command: 'tune [inputs..]',
   describe:
     'sweep the near-tie margin and recommend the one meeting a target menu or near-tie rate (tunes rates, not accuracy)',
   builder: (y) =>
