@@ -19,6 +19,8 @@
  * `recordWitness: true`, and then through `redactWitness`; the witness keyword (the rule's own word) always is.
  * The wrapper never throws into the host and never changes its result; with no SDK, or a span that is not
  * recording, it builds no attribute at all — the hot path allocates nothing of its own before that check.
+ * Metrics (opt-in, `meterProvider`): every call that returns a verdict is counted and its runner-up gap recorded
+ * (routingMetrics.ts), whether or not its span records; a call that throws is counted by no metric.
  */
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
@@ -26,6 +28,8 @@ import type { DecideTier2, IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdic
 import { encodeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
 import { addRoutingContext, putString } from './addRoutingContext.js';
+import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
+import type { RoutingMetrics } from './routingMetrics.js';
 import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
 import { ATTR_ROUTING_ROUTER, ATTR_ROUTING_SCORER_NAME, SPAN_ROUTING_TIER2 } from './semconv.js';
 import type {
@@ -38,18 +42,24 @@ import type {
 const TIER2_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
 
 /**
- * Wrap a `decideTier2` so every call records one span (child of the active context). The wrapper returns the
- * very verdict object `decide` returned, and rethrows whatever it throws, unchanged, after recording it.
+ * Wrap a `decideTier2` so every call records one span (child of the active context), and with a
+ * `meterProvider` also the routing metrics. The wrapper returns the very verdict object `decide` returned, and
+ * rethrows whatever it throws, unchanged, after recording it.
  */
 export function instrumentDecideTier2(decide: DecideTier2, config?: InstrumentationConfig): DecideTier2 {
   const settings = safeExecute('resolving the instrumentation config', () =>
     resolveInstrumentationConfig(config),
   );
-  const tracer =
-    settings === undefined
+  if (settings === undefined) return decide;
+  const tracer = safeExecute('getting a tracer', () =>
+    settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME),
+  );
+  const meterProvider = settings.meterProvider;
+  const metrics =
+    meterProvider === undefined
       ? undefined
-      : safeExecute('getting a tracer', () => settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME));
-  if (settings === undefined || tracer === undefined) return decide;
+      : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
+  if (tracer === undefined && metrics === undefined) return decide;
 
   return function instrumentedDecideTier2(
     scores: readonly IntentScore[],
@@ -57,15 +67,36 @@ export function instrumentDecideTier2(decide: DecideTier2, config?: Instrumentat
     policy: RoutingPolicy,
     scorer?: ScorerTraits,
   ): Tier2Verdict {
-    const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, TIER2_SPAN_OPTIONS);
-    if (span === undefined) return decide(scores, incumbentId, policy, scorer);
-    return decideAndRecord(span, settings, decide, scores, incumbentId, policy, scorer);
+    const span =
+      tracer === undefined ? undefined : startRecordingSpan(tracer, SPAN_ROUTING_TIER2, TIER2_SPAN_OPTIONS);
+    if (span === undefined) {
+      if (metrics === undefined) return decide(scores, incumbentId, policy, scorer);
+      return decideAndCount(metrics, settings, decide, scores, incumbentId, policy, scorer);
+    }
+    return decideAndRecord(span, settings, metrics, decide, scores, incumbentId, policy, scorer);
   };
+}
+
+/** No recording span: decide, then feed the metrics alone (a throw passes through untouched and uncounted). */
+function decideAndCount(
+  metrics: RoutingMetrics,
+  settings: ResolvedInstrumentationConfig,
+  decide: DecideTier2,
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits | undefined,
+): Tier2Verdict {
+  const verdict = decide(scores, incumbentId, policy, scorer);
+  const call: Tier2Call = { scores, incumbentId, policy, scorer: scorer ?? settings.scorerTraits };
+  recordRoutingMetrics(metrics, settings.routerName, resolveScorerName(settings, call), call, verdict);
+  return verdict;
 }
 
 function decideAndRecord(
   span: Span,
   settings: ResolvedInstrumentationConfig,
+  metrics: RoutingMetrics | undefined,
   decide: DecideTier2,
   scores: readonly IntentScore[],
   incumbentId: string | undefined,
@@ -80,8 +111,11 @@ function decideAndRecord(
     recordFailure(span, settings, call, err);
     throw err;
   }
-  recordVerdict(span, settings, call, verdict);
+  // One call of a per-call scorerName function serves both the span and the metrics.
+  const scorerName = resolveScorerName(settings, call);
+  recordVerdict(span, settings, call, verdict, scorerName);
   endQuietly(span);
+  if (metrics !== undefined) recordRoutingMetrics(metrics, settings.routerName, scorerName, call, verdict);
   return verdict;
 }
 
@@ -90,12 +124,13 @@ function recordVerdict(
   settings: ResolvedInstrumentationConfig,
   call: Tier2Call,
   verdict: Tier2Verdict,
+  scorerName: unknown,
 ): void {
   const attrs =
     safeExecute('encoding the tier-2 attributes', () =>
       encodeRoutingAttributes(call, verdict, settings.maxRecordedCandidates),
     ) ?? {};
-  addCallAttributes(attrs, settings, call);
+  addCallAttributes(attrs, settings, call, scorerName);
   safeExecute('setting the tier-2 attributes', () => span.setAttributes(attrs));
   const hook = settings.attributesHook;
   if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, call, verdict));
@@ -108,7 +143,7 @@ function recordFailure(
   err: unknown,
 ): void {
   const attrs: Attributes = {};
-  addCallAttributes(attrs, settings, call);
+  addCallAttributes(attrs, settings, call, resolveScorerName(settings, call));
   safeExecute('recording the routing error', () => {
     span.setAttributes(attrs);
     span.recordException(err instanceof Error || typeof err === 'string' ? err : String(err));
@@ -120,21 +155,23 @@ function recordFailure(
   endQuietly(span);
 }
 
+/** The scorer name of one call: the static one, or what the function returns (a throw is logged: none). */
+function resolveScorerName(settings: ResolvedInstrumentationConfig, call: Tier2Call): unknown {
+  const scorerName = settings.scorerName;
+  return typeof scorerName === 'function'
+    ? safeExecute('the scorerName function', () => scorerName(call))
+    : scorerName;
+}
+
 /** Router, scorer name and correlation ids; each user function runs on its own so one failure loses one key. */
 function addCallAttributes(
   attrs: Attributes,
   settings: ResolvedInstrumentationConfig,
   call: Tier2Call,
+  scorerName: unknown,
 ): void {
   putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
-  const scorerName = settings.scorerName;
-  putString(
-    attrs,
-    ATTR_ROUTING_SCORER_NAME,
-    typeof scorerName === 'function'
-      ? safeExecute('the scorerName function', () => scorerName(call))
-      : scorerName,
-  );
+  putString(attrs, ATTR_ROUTING_SCORER_NAME, scorerName);
   const context = settings.context;
   const ids: RoutingContext | undefined =
     typeof context === 'function' ? safeExecute('the context function', () => context(call)) : context;

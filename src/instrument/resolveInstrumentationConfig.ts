@@ -27,6 +27,7 @@ export function resolveInstrumentationConfig(
   const max = config.maxRecordedCandidates;
   return {
     tracerProvider: config.tracerProvider ?? trace.getTracerProvider(),
+    meterProvider: config.meterProvider,
     routerName: config.routerName,
     scorerName: config.scorerName,
     scorerTraits: config.scorerTraits,

@@ -5,7 +5,7 @@
  * `markMisrouted`. Every field is optional; `resolveInstrumentationConfig` fills the defaults.
  * Types only.
  */
-import type { Span, TracerProvider } from '@opentelemetry/api';
+import type { MeterProvider, Span, TracerProvider } from '@opentelemetry/api';
 import type { ScorerTraits, Tier2Verdict } from '../policy/types.js';
 import type { Tier2CallInput } from './encodeRoutingAttributes.js';
 
@@ -24,6 +24,12 @@ export interface RoutingContext {
 export interface InstrumentationConfig {
   /** Where spans go. @default the global provider (`trace.getTracerProvider()`; a no-op until an SDK registers) */
   readonly tracerProvider?: TracerProvider;
+  /**
+   * Also record the decisions counter and the runner-up gap histogram (docs/semconv.md, "Metrics") on this
+   * provider's `routescope` meter, for every call, whether or not its span records. Opt-in: nothing global is
+   * read. @default undefined (no metrics)
+   */
+  readonly meterProvider?: MeterProvider;
   /** Which routing graph this router serves, written as `agentfootprint.routing.router`. @default none */
   readonly routerName?: string;
   /** The scorer's name (`keyword`, `embedding`, …), static or per call. @default none */
@@ -45,6 +51,7 @@ export interface InstrumentationConfig {
 /** The config with every default filled in. */
 export interface ResolvedInstrumentationConfig {
   readonly tracerProvider: TracerProvider;
+  readonly meterProvider: MeterProvider | undefined;
   readonly routerName: string | undefined;
   readonly scorerName: string | ((call: Tier2Call) => string | undefined) | undefined;
   readonly scorerTraits: ScorerTraits | undefined;
