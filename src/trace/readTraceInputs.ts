@@ -110,7 +110,6 @@ function looksLikeDocument(head: Buffer, ended: boolean): boolean {
   }
   const first = lines[0];
   if (first === undefined) return false;
-  if (first === '{' || first === '[') return true;
   const second = lines[1];
   if (second === undefined || !(first.startsWith('{') || first.startsWith('['))) return false;
   if (parsesAsJson(first)) return false;
@@ -134,6 +133,10 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
   if (head.length >= 5 && head.readUInt32BE(0) <= MAX_RECORD_BYTES) {
     if (head.length >= 8 && head.readUInt32LE(4) === ZSTD_MAGIC) return { kind: 'framed' };
     if (head[4] === 0x0a) return { kind: 'framed' };
+  }
+  // Garbage first (a torn write at the start), then lines that open like JSON: JSON lines, line 1 reported.
+  for (let nl = head.indexOf(0x0a); nl !== -1 && nl + 1 < head.length; nl = head.indexOf(0x0a, nl + 1)) {
+    if (head[nl + 1] === 0x7b || head[nl + 1] === 0x5b) return { kind: 'json-lines' };
   }
   const start = head.subarray(0, 64);
   if (start.every((b) => b >= 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
@@ -312,6 +315,17 @@ async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGen
   try {
     value = JSON.parse(all.toString('utf8', hasBom(all) ? 3 : 0));
   } catch (error) {
+    if (holdsJsonLines(all)) {
+      // Not one document after all: JSON lines whose first lines were broken. Read it line by line.
+      ctx.stats.lines -= lines;
+      yield* readJsonLines(
+        ctx,
+        (async function* () {
+          yield all;
+        })(),
+      );
+      return;
+    }
     const message = error instanceof Error ? error.message : String(error);
     badLine(
       ctx,
@@ -321,12 +335,33 @@ async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGen
     return;
   }
   const out: TraceRecord[] = [];
-  const reason = readJsonTraceValue(value, { file: ctx.file, line: 0 }, ctx.builder, out);
+  let reason: string | undefined;
+  try {
+    reason = readJsonTraceValue(value, { file: ctx.file, line: 0 }, ctx.builder, out);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    badLine(ctx, 0, `the JSON document could not be read: ${sanitizeMessage(message, 120)}`);
+    return;
+  }
   if (reason !== undefined) {
     rejectFormat(ctx, `JSON that is not a trace: ${reason}`);
     return;
   }
   yield* out;
+}
+
+/** Does a text that failed to parse as one document hold a whole JSON value on a line of its own, unindented? */
+function holdsJsonLines(all: Buffer): boolean {
+  let start = all.indexOf(0x0a) + 1;
+  while (start > 0 && start < all.length) {
+    const nl = all.indexOf(0x0a, start);
+    let end = nl === -1 ? all.length : nl;
+    while (end > start && isSpace(all[end - 1])) end--;
+    // Inside a pretty-printed document every line but the first and last is indented.
+    if (end - start > 2 && isWholeJsonContainer(all.subarray(start, end))) return true;
+    start = nl + 1;
+  }
+  return false;
 }
 
 /** The Collector's length-framed files: each record is a protobuf request, or a zstd frame of JSON or protobuf. */

@@ -123,4 +123,26 @@ describe('format detection', () => {
     expect(records).toHaveLength(RECORDS);
     expect(stats.spans).toBe(scenario.spans.length);
   });
+
+  it('a torn first line ("{" alone, or binary garbage) before JSON lines: line 1 reported, every request read', async () => {
+    const line = JSON.stringify(request);
+    const other = line.replace(
+      /"traceId":"([0-9a-f]{32})"/g,
+      (_m, id: string) => `"traceId":"${id.slice(1)}f"`,
+    );
+    for (const torn of [Buffer.from('{'), Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0x01])]) {
+      const { records, stats } = await readContent(
+        Buffer.concat([torn, Buffer.from(`\n${line}\n${other}\n`)]),
+      );
+      expect(records).toHaveLength(2 * RECORDS);
+      expect(stats.problems).toEqual([expect.objectContaining({ line: 1, kind: 'bad-line' })]);
+    }
+  });
+
+  it('a pretty document torn after two lines, then JSON lines: read as lines once the document fails', async () => {
+    const { records, stats } = await readContent(`{\n  "resourceSpans": [\n${JSON.stringify(request)}\n`);
+    expect(records).toHaveLength(RECORDS);
+    expect(stats.problems.map((p) => p.line)).toEqual([1, 2]);
+    expect(stats.lines).toBe(3);
+  });
 });
