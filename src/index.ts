@@ -31,6 +31,7 @@ export type {
   TurnRouteBy,
 } from './policy/types.js';
 export * from './instrument/semconv.js';
+export * from './instrument/metricNames.js';
 export { instrumentDecideTier2 } from './instrument/instrumentDecideTier2.js';
 export { recordTurnRoute } from './instrument/recordTurnRoute.js';
 export { markMisrouted } from './instrument/markMisrouted.js';
