@@ -1,0 +1,151 @@
+/**
+ * traceStoreStandIn — a loopback HTTP server standing in for Tempo and Jaeger in the source tests.
+ *
+ * It is NOT the real store: it replays answers in the stores' documented JSON forms (Tempo's search result,
+ * `{trace:…}` and `{batches:…}` trace bodies; Jaeger's `{data:[…]}` search result), built from spans the real
+ * OpenTelemetry SDK recorded, so the reader's requests and parsing are exercised over real HTTP. It listens on
+ * 127.0.0.1 with an OS-chosen port, records every request, counts requests in flight (the peak is what the
+ * concurrency tests read), and can answer with a status, a delay, or never (a hanging store).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+
+/** What the stand-in answers to one request. */
+export interface StandInReply {
+  readonly status?: number;
+  /** A string is sent as is; anything else as JSON. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Wait this long before answering (to make requests overlap). */
+  readonly delayMs?: number;
+  /** Never answer. */
+  readonly hang?: boolean;
+}
+
+/** One request as received. */
+export interface StandInRequest {
+  readonly path: string;
+  readonly params: URLSearchParams;
+}
+
+/** A running stand-in. */
+export interface StandIn {
+  readonly url: string;
+  readonly requests: StandInRequest[];
+  /** Most requests in flight at one time. */
+  readonly peakInFlight: () => number;
+  close(): Promise<void>;
+}
+
+/** Start a stand-in answering every request with `handle`. */
+export async function startStandIn(
+  handle: (req: StandInRequest) => StandInReply | Promise<StandInReply>,
+): Promise<StandIn> {
+  const requests: StandInRequest[] = [];
+  let inFlight = 0;
+  let peak = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const request = { path: url.pathname, params: url.searchParams };
+    requests.push(request);
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    let done = false;
+    const finish = (): void => {
+      if (!done) {
+        done = true;
+        inFlight--;
+      }
+    };
+    res.on('close', finish);
+    void Promise.resolve(handle(request)).then((reply) => {
+      if (reply.hang === true) return;
+      const send = (): void => {
+        const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+        res.writeHead(reply.status ?? 200, {
+          'content-type': 'application/json',
+          ...reply.headers,
+        });
+        res.end(body, finish);
+      };
+      if (reply.delayMs === undefined) send();
+      else {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send();
+        }, reply.delayMs);
+        timers.add(timer);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    peakInFlight: () => peak,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Spans grouped by trace id, in first-seen order. */
+export function groupByTrace(spans: readonly ReadableSpan[]): Map<string, ReadableSpan[]> {
+  const byTrace = new Map<string, ReadableSpan[]>();
+  for (const s of spans) {
+    const id = s.spanContext().traceId;
+    byTrace.set(id, [...(byTrace.get(id) ?? []), s]);
+  }
+  return byTrace;
+}
+
+/** The OTLP/JSON export request of `spans`, parsed (the real JsonTraceSerializer wrote it). */
+export function otlpRequest(spans: readonly ReadableSpan[]): { resourceSpans: unknown[] } {
+  const bytes = JsonTraceSerializer.serializeRequest(spans as ReadableSpan[]);
+  if (bytes === undefined) throw new Error('JsonTraceSerializer produced nothing');
+  return JSON.parse(new TextDecoder().decode(bytes)) as { resourceSpans: unknown[] };
+}
+
+/** Hex ids rewritten as base64, as Tempo's protobuf-JSON marshalling writes `bytes` fields. */
+export function withBase64Ids(request: { resourceSpans: unknown[] }): { resourceSpans: unknown[] } {
+  return JSON.parse(JSON.stringify(request), (key: string, value: unknown) =>
+    (key === 'traceId' || key === 'spanId' || key === 'parentSpanId') &&
+    typeof value === 'string' &&
+    value !== ''
+      ? Buffer.from(value, 'hex').toString('base64')
+      : value,
+  ) as { resourceSpans: unknown[] };
+}
+
+/** Tempo's search answer (GET /api/search) for these trace ids, in its documented shape. */
+export function tempoSearchAnswer(traces: ReadonlyMap<string, readonly ReadableSpan[]>): unknown {
+  return {
+    traces: [...traces].map(([traceId, spans]) => ({
+      // Tempo drops leading zeros of trace ids in search results.
+      traceID: traceId.replace(/^0+/, ''),
+      rootServiceName: String(spans[0]!.resource.attributes['service.name'] ?? ''),
+      rootTraceName: spans[0]!.name,
+      startTimeUnixNano: String(
+        BigInt(spans[0]!.startTime[0]) * 1_000_000_000n + BigInt(spans[0]!.startTime[1]),
+      ),
+      durationMs: 1,
+      spanSets: [{ spans: [{ spanID: spans[0]!.spanContext().spanId }], matched: 1 }],
+    })),
+    metrics: { inspectedBytes: '1024', completedJobs: 1, totalJobs: 1 },
+  };
+}
