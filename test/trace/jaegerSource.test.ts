@@ -1,0 +1,186 @@
+// jaegerSource against a loopback HTTP server that is a STAND-IN for Jaeger's query service, not Jaeger: it
+// replays the documented `/api/traces` search answer (`{data:[trace…], errors}`) built from spans the real SDK
+// and instrumentation recorded (converted with the OTel → Jaeger mapping), and applies the tag filter the way
+// Jaeger does (exact match on the tag's string form), so a trace without routing spans is not returned. What is
+// checked: the params sent (service, tag filter from the key module, window in microseconds, limit), the same
+// records as from a file of the same spans, --limit, retries, and the errors for garbage and refusals.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../../src/instrument/semconv.js';
+import { InputError } from '../../src/trace/inputError.js';
+import { readJaegerTraces, type JaegerSourceConfig } from '../../src/trace/jaegerSource.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import {
+  startStandIn,
+  type StandIn,
+  type StandInReply,
+  type StandInRequest,
+} from '../helpers/traceStoreStandIn.js';
+import {
+  recordPlainSpans,
+  recordScenario,
+  SERVICE,
+  toJaegerV1,
+  toOtlpJson,
+  withTempDir,
+} from './traceScenario.js';
+
+const FAST = { timeoutMs: 300, retries: 2, backoffMs: 5, maxBackoffMs: 20 };
+const T0 = Date.UTC(2026, 0, 15, 8, 0, 0);
+const T1 = Date.UTC(2026, 0, 15, 10, 0, 0);
+
+interface JaegerTrace {
+  traceID: string;
+  spans: Array<{ tags: Array<{ key: string; value: unknown }> }>;
+}
+
+let routingSpans: ReadableSpan[];
+let plainSpans: ReadableSpan[];
+let stores: StandIn[] = [];
+
+beforeAll(async () => {
+  routingSpans = (await recordScenario()).spans;
+  plainSpans = await recordPlainSpans(3);
+});
+afterEach(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  stores = [];
+});
+
+/** Jaeger's tag search: every asked tag present on one span with that value as text. */
+function matchesTags(trace: JaegerTrace, tags: Record<string, string>): boolean {
+  return trace.spans.some((span) =>
+    Object.entries(tags).every(([k, v]) => span.tags.some((t) => t.key === k && String(t.value) === v)),
+  );
+}
+
+async function jaeger(
+  override: (req: StandInRequest) => StandInReply | undefined = () => undefined,
+): Promise<StandIn> {
+  const traces = toJaegerV1([...routingSpans, ...plainSpans]).data as JaegerTrace[];
+  const store = await startStandIn((req) => {
+    const custom = override(req);
+    if (custom !== undefined) return custom;
+    if (req.path !== '/api/traces') return { status: 404, body: '404 page not found' };
+    const tags = JSON.parse(req.params.get('tags') ?? '{}') as Record<string, string>;
+    const limit = Number(req.params.get('limit') ?? '20');
+    const data = traces.filter((t) => matchesTags(t, tags)).slice(0, limit);
+    return { body: { data, total: 0, limit: 0, offset: 0, errors: null } };
+  });
+  stores.push(store);
+  return store;
+}
+
+function config(url: string, extra: Partial<JaegerSourceConfig> = {}): JaegerSourceConfig {
+  return { kind: 'jaeger', url, service: SERVICE, startMs: T0, endMs: T1, limit: 100, http: FAST, ...extra };
+}
+
+async function collect(cfg: JaegerSourceConfig): Promise<{ records: TraceRecord[]; stats: ReadStats }> {
+  const stats = createReadStats();
+  const records: TraceRecord[] = [];
+  for await (const r of readJaegerTraces(cfg, stats)) records.push(r);
+  return { records, stats };
+}
+
+async function failure(cfg: JaegerSourceConfig): Promise<InputError> {
+  try {
+    await collect(cfg);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}
+
+/** Records without their source, times cut to the microsecond (all Jaeger stores), sorted. */
+function comparable(records: readonly TraceRecord[]): string[] {
+  return records
+    .map(({ source: _source, ...rest }) =>
+      JSON.stringify(rest, (key, value: unknown) =>
+        key === 'timeUnixMs' && typeof value === 'number' ? Math.round(value * 1000) / 1000 : value,
+      ),
+    )
+    .sort();
+}
+
+describe('readJaegerTraces', () => {
+  it('sends service, the record-version tag filter, the window in microseconds and the limit', async () => {
+    const store = await jaeger();
+    await collect(config(store.url, { limit: 9 }));
+    expect(store.requests).toHaveLength(ROUTING_RECORD_VERSION);
+    const search = store.requests[0]!;
+    expect(search.path).toBe('/api/traces');
+    expect(search.params.get('service')).toBe(SERVICE);
+    expect(JSON.parse(search.params.get('tags')!)).toEqual({ [ATTR_ROUTING_RECORD_VERSION]: '1' });
+    expect(search.params.get('start')).toBe(String(T0 * 1000));
+    expect(search.params.get('end')).toBe(String(T1 * 1000));
+    expect(search.params.get('limit')).toBe('9');
+  });
+
+  it('gives the same records as reading the same spans from a file; only routing traces come back', async () => {
+    const store = await jaeger();
+    const remote = await collect(config(store.url));
+    const local = await withTempDir(async (dir) => {
+      const path = join(dir, 'spans.jsonl');
+      writeFileSync(path, toOtlpJson([...routingSpans, ...plainSpans]) + '\n');
+      const records: TraceRecord[] = [];
+      for await (const r of readTraceInputs([path], createReadStats())) records.push(r);
+      return records;
+    });
+    expect(remote.records.length).toBeGreaterThan(0);
+    expect(comparable(remote.records)).toEqual(comparable(local));
+    expect(remote.stats.problems).toEqual([]);
+    const withRecordTag = new Set(
+      routingSpans
+        .filter((s) => s.attributes[ATTR_ROUTING_RECORD_VERSION] !== undefined)
+        .map((s) => s.spanContext().traceId),
+    );
+    expect(remote.stats.files).toBe(withRecordTag.size);
+    const first = remote.records[0]!;
+    expect(first.source).toEqual({ file: `${store.url}/api/traces/${first.traceId}`, line: 0 });
+  });
+
+  it('--limit holds even when the store answers more traces than asked', async () => {
+    const store = await jaeger(() => ({
+      body: { data: toJaegerV1(routingSpans).data, errors: null },
+    }));
+    const { stats } = await collect(config(store.url, { limit: 1 }));
+    expect(new Set(routingSpans.map((s) => s.spanContext().traceId)).size).toBeGreaterThan(1);
+    expect(stats.files).toBe(1);
+  });
+
+  it('retries a 503, then reads', async () => {
+    let n = 0;
+    const store = await jaeger(() => (++n === 1 ? { status: 503, body: 'unavailable' } : undefined));
+    const { records } = await collect(config(store.url));
+    expect(n).toBe(2);
+    expect(records.length).toBeGreaterThan(0);
+  });
+
+  it('Jaeger errors (HTTP 400 with its error body, or errors beside no data) are input errors', async () => {
+    const refused = await jaeger(() => ({
+      status: 400,
+      body: { data: null, errors: [{ code: 400, msg: 'parameter service is required' }] },
+    }));
+    const err = await failure(config(refused.url));
+    expect(err.message).toContain('HTTP 400');
+    expect(err.message).toContain('parameter service is required');
+    const failed = await jaeger(() => ({
+      body: { data: [], errors: [{ code: 500, msg: 'storage unavailable' }] },
+    }));
+    expect((await failure(config(failed.url))).message).toContain('storage unavailable');
+  });
+
+  it('garbage and JSON that is not a search result are input errors naming the URL', async () => {
+    const html = await jaeger(() => ({ body: '<!doctype html><title>Jaeger UI</title>' }));
+    const err = await failure(config(html.url));
+    expect(err.message).toContain(`${html.url}/api/traces?`);
+    expect(err.message).toContain('not JSON');
+    const other = await jaeger(() => ({ body: { traces: [] } }));
+    expect((await failure(config(other.url))).message).toContain('not a Jaeger search result');
+  });
+});
