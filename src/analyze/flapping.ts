@@ -169,11 +169,13 @@ interface ConversationState {
   stayRuns: number;
   longestStayRun: number;
   readonly examples: FlappingEvent[];
-  /** Pair keys already counted for this conversation. */
-  readonly pairsSeen: Set<string>;
+  /** Indexes of the pairs already counted for this conversation: a packed array of small integers, the
+   * cheapest per-conversation memory for the few pairs a conversation touches. */
+  readonly pairsSeen: number[];
 }
 
 interface PairTally {
+  readonly index: number;
   readonly router: string | undefined;
   readonly pair: readonly [string, string];
   bounces: number;
@@ -198,6 +200,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
     let tally = pairs.get(key);
     if (tally === undefined) {
       tally = {
+        index: pairs.size,
         router: state.router,
         pair: sorted,
         bounces: 0,
@@ -207,8 +210,8 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
       };
       pairs.set(key, tally);
     }
-    if (!state.pairsSeen.has(key)) {
-      state.pairsSeen.add(key);
+    if (!state.pairsSeen.includes(tally.index)) {
+      state.pairsSeen.push(tally.index);
       tally.conversations++;
     }
     return tally;
@@ -329,7 +332,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
           stayRuns: 0,
           longestStayRun: 0,
           examples: [],
-          pairsSeen: new Set(),
+          pairsSeen: [],
         };
         conversations.set(key, state);
       }

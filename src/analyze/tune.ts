@@ -41,7 +41,7 @@ export interface TuneConfig {
   readonly floorSample: number;
   /** Shares of a floorless scorer's decisions the swept floors would make `unmatched`. */
   readonly floorShares: readonly number[];
-  /** Recent decisions kept to join misroute marks that arrive on feedback spans. @default 200000 */
+  /** Recent decisions kept to join misroute marks that arrive on feedback spans. @default 50000 */
   readonly joinWindow: number;
 }
 
@@ -53,7 +53,7 @@ export const DEFAULT_TUNE_CONFIG: TuneConfig = Object.freeze({
   where: {},
   floorSample: 2000,
   floorShares: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5],
-  joinWindow: 200_000,
+  joinWindow: 50_000,
 });
 
 /** The most margins one sweep may have. */
@@ -262,8 +262,15 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
 
   const sweep = (d: DecisionRecord): Swept | undefined => {
     const atZero = replayDecision(d, { nearTieMargin: 0 });
+    if (atZero.kind !== 'replayed') return undefined;
+    // Without a runner-up, or with a categorical scorer, no margin can make it tie: one replay is enough.
+    if (atZero.runnerUp === undefined && !atZero.undecided.includes('runner-up')) {
+      return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
+    }
+    if (atZero.scorerTraits.categorical === true)
+      return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
     const atInf = replayDecision(d, { nearTieMargin: Infinity });
-    if (atZero.kind !== 'replayed' || atInf.kind !== 'replayed') return undefined;
+    if (atInf.kind !== 'replayed') return undefined;
     if (!atInf.nearTie) return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
     const gap = atZero.runnerUp?.gap;
     if (gap === undefined || Number.isNaN(gap)) return undefined;
