@@ -25,6 +25,7 @@ import {
   EVENT_ROUTING_MISROUTED,
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_FEEDBACK,
+  SPAN_ROUTING_TIER2,
 } from '../instrument/semconv.js';
 import {
   decodeRoutingAttributes,
@@ -56,6 +57,7 @@ export function isRoutingCandidate(
 ): boolean {
   return (
     name === SPAN_ROUTING_FEEDBACK ||
+    name === SPAN_ROUTING_TIER2 ||
     hasAttribute(ATTR_ROUTING_VERDICT) ||
     hasAttribute(ATTR_ROUTING_BY) ||
     hasEvent(EVENT_ROUTING_MISROUTED)
@@ -107,7 +109,9 @@ export function createTraceRecordBuilder(
     addSpan(span, resource, source, out) {
       stats.spans++;
       const attrs = span.attributes;
-      const isDecision = attrs.has(ATTR_ROUTING_VERDICT);
+      // A tier-2 span that lost its verdict key is damaged routing data, reported as incomplete, not passed
+      // off as a plain span; one that ended in error never had a verdict (the policy threw).
+      const isDecision = attrs.has(ATTR_ROUTING_VERDICT) || (span.name === SPAN_ROUTING_TIER2 && !span.error);
       const isTurn = attrs.has(ATTR_ROUTING_BY);
       const misrouteEvents = span.events.filter((e) => e.name === EVENT_ROUTING_MISROUTED);
       if (!isDecision && !isTurn && misrouteEvents.length === 0) {
