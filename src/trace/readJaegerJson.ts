@@ -12,22 +12,7 @@ import { isRoutingCandidate, type TraceRecordBuilder } from './buildTraceRecords
 import type { EventView, MutableAttributeMap, ResourceView } from './internal-types.js';
 import { unixMicrosToMs } from './normalizeSpanFields.js';
 import type { RecordSource, TraceRecord } from './types.js';
-
-type JsonObject = Record<string, unknown>;
-
-function asObject(value: unknown): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as JsonObject)
-    : undefined;
-}
-
-function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function own(obj: JsonObject, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
+import { asObject, asArray, ownField, type JsonObject } from './narrowJson.js';
 
 /** One typed Jaeger tag value as a plain attribute value. */
 function tagValue(type: unknown, value: unknown): AttributeValue {
@@ -52,9 +37,9 @@ function flattenTags(list: unknown, into: MutableAttributeMap = new Map()): Muta
   for (const tagRaw of asArray(list)) {
     const tag = asObject(tagRaw);
     if (tag === undefined) continue;
-    const key = own(tag, 'key');
+    const key = ownField(tag, 'key');
     if (typeof key !== 'string') continue;
-    into.set(key, tagValue(own(tag, 'type'), own(tag, 'value')));
+    into.set(key, tagValue(ownField(tag, 'type'), ownField(tag, 'value')));
   }
   return into;
 }
@@ -62,16 +47,16 @@ function flattenTags(list: unknown, into: MutableAttributeMap = new Map()): Muta
 function hasTag(list: unknown, key: string): boolean {
   for (const tagRaw of asArray(list)) {
     const tag = asObject(tagRaw);
-    if (tag !== undefined && own(tag, 'key') === key) return true;
+    if (tag !== undefined && ownField(tag, 'key') === key) return true;
   }
   return false;
 }
 
 function logEventName(log: JsonObject): string | undefined {
-  for (const fieldRaw of asArray(own(log, 'fields'))) {
+  for (const fieldRaw of asArray(ownField(log, 'fields'))) {
     const field = asObject(fieldRaw);
-    if (field !== undefined && own(field, 'key') === 'event') {
-      const v = own(field, 'value');
+    if (field !== undefined && ownField(field, 'key') === 'event') {
+      const v = ownField(field, 'value');
       return typeof v === 'string' ? v : undefined;
     }
   }
@@ -80,30 +65,31 @@ function logEventName(log: JsonObject): string | undefined {
 
 function readProcess(process: JsonObject | undefined): ResourceView {
   if (process === undefined) return { service: undefined, attributes: new Map() };
-  const serviceName = own(process, 'serviceName');
+  const serviceName = ownField(process, 'serviceName');
   return {
     service: typeof serviceName === 'string' ? serviceName : undefined,
-    attributes: flattenTags(own(process, 'tags')),
+    attributes: flattenTags(ownField(process, 'tags')),
   };
 }
 
 function parentOf(span: JsonObject): unknown {
-  const refs = asArray(own(span, 'references'));
+  const refs = asArray(ownField(span, 'references'));
   let fallback: unknown;
   for (const refRaw of refs) {
     const ref = asObject(refRaw);
     if (ref === undefined) continue;
-    if (own(ref, 'refType') === 'CHILD_OF') return own(ref, 'spanID');
-    fallback ??= own(ref, 'spanID');
+    if (ownField(ref, 'refType') === 'CHILD_OF') return ownField(ref, 'spanID');
+    fallback ??= ownField(ref, 'spanID');
   }
   // Older exports carry the parent directly.
-  return fallback ?? own(span, 'parentSpanID');
+  return fallback ?? ownField(span, 'parentSpanID');
 }
 
 /** Is this JSON object a Jaeger v1 trace (spans with operation names, processes beside them)? */
 export function isJaegerTrace(obj: JsonObject): boolean {
   return (
-    Array.isArray(own(obj, 'spans')) && (Object.hasOwn(obj, 'processes') || Object.hasOwn(obj, 'traceID'))
+    Array.isArray(ownField(obj, 'spans')) &&
+    (Object.hasOwn(obj, 'processes') || Object.hasOwn(obj, 'traceID'))
   );
 }
 
@@ -114,18 +100,18 @@ export function readJaegerTrace(
   builder: TraceRecordBuilder,
   out: TraceRecord[],
 ): void {
-  const processes = asObject(own(trace, 'processes'));
+  const processes = asObject(ownField(trace, 'processes'));
   const resources = new Map<string, ResourceView>();
   let plain = 0;
-  for (const spanRaw of asArray(own(trace, 'spans'))) {
+  for (const spanRaw of asArray(ownField(trace, 'spans'))) {
     const span = asObject(spanRaw);
     if (span === undefined) {
       plain++;
       continue;
     }
-    const name = own(span, 'operationName');
-    const tags = own(span, 'tags');
-    const logs = own(span, 'logs');
+    const name = ownField(span, 'operationName');
+    const tags = ownField(span, 'tags');
+    const logs = ownField(span, 'logs');
     const candidate = isRoutingCandidate(
       typeof name === 'string' ? name : '',
       (key) => hasTag(tags, key),
@@ -136,16 +122,16 @@ export function readJaegerTrace(
       plain++;
       continue;
     }
-    const processId = own(span, 'processID');
+    const processId = ownField(span, 'processID');
     let resource: ResourceView;
-    const inline = asObject(own(span, 'process'));
+    const inline = asObject(ownField(span, 'process'));
     if (inline !== undefined) resource = readProcess(inline);
     else {
       const key = typeof processId === 'string' ? processId : '';
       const cached = resources.get(key);
       resource =
         cached ??
-        readProcess(processes === undefined || key === '' ? undefined : asObject(own(processes, key)));
+        readProcess(processes === undefined || key === '' ? undefined : asObject(ownField(processes, key)));
       resources.set(key, resource);
     }
     const attributes = flattenTags(tags);
@@ -153,12 +139,12 @@ export function readJaegerTrace(
     for (const logRaw of asArray(logs)) {
       const log = asObject(logRaw);
       if (log === undefined) continue;
-      const fields = flattenTags(own(log, 'fields'));
+      const fields = flattenTags(ownField(log, 'fields'));
       const eventName = fields.get('event');
       fields.delete('event');
       events.push({
         name: typeof eventName === 'string' ? eventName : '',
-        timeUnixMs: unixMicrosToMs(own(log, 'timestamp')),
+        timeUnixMs: unixMicrosToMs(ownField(log, 'timestamp')),
         attributes: fields,
       });
     }
@@ -166,11 +152,11 @@ export function readJaegerTrace(
     const errorTag = attributes.get('error');
     builder.addSpan(
       {
-        traceId: own(span, 'traceID') ?? own(trace, 'traceID'),
-        spanId: own(span, 'spanID'),
+        traceId: ownField(span, 'traceID') ?? ownField(trace, 'traceID'),
+        spanId: ownField(span, 'spanID'),
         parentSpanId: parentOf(span),
         name: typeof name === 'string' ? name : '',
-        timeUnixMs: unixMicrosToMs(own(span, 'startTime')) ?? 0,
+        timeUnixMs: unixMicrosToMs(ownField(span, 'startTime')) ?? 0,
         error: status === 'ERROR' || errorTag === true || errorTag === 'true',
         attributes,
         events,

@@ -13,16 +13,9 @@ import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { isJaegerTrace, readJaegerTrace } from './readJaegerJson.js';
 import { readOtlpResourceSpans } from './readOtlpJson.js';
 import type { RecordSource, TraceRecord } from './types.js';
-
-type JsonObject = Record<string, unknown>;
+import { asObject } from './narrowJson.js';
 
 const MAX_WRAPPER_DEPTH = 4;
-
-function asObject(value: unknown): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as JsonObject)
-    : undefined;
-}
 
 function describeKind(value: unknown): string {
   if (value === null) return 'null';

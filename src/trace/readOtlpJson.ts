@@ -12,27 +12,12 @@ import { flattenOtlpAttributes } from './flattenOtlpAttributes.js';
 import type { EventView, ResourceView } from './internal-types.js';
 import { unixNanosToMs } from './normalizeSpanFields.js';
 import type { RecordSource, TraceRecord } from './types.js';
-
-type JsonObject = Record<string, unknown>;
-
-function asObject(value: unknown): JsonObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as JsonObject)
-    : undefined;
-}
-
-function asArray(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function own(obj: JsonObject, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
+import { asObject, asArray, ownField, type JsonObject } from './narrowJson.js';
 
 function hasAttributeKey(list: unknown, key: string): boolean {
   for (const kv of asArray(list)) {
     const o = asObject(kv);
-    if (o !== undefined && own(o, 'key') === key) return true;
+    if (o !== undefined && ownField(o, 'key') === key) return true;
   }
   return false;
 }
@@ -40,19 +25,21 @@ function hasAttributeKey(list: unknown, key: string): boolean {
 function hasEventNamed(list: unknown, name: string): boolean {
   for (const ev of asArray(list)) {
     const o = asObject(ev);
-    if (o !== undefined && own(o, 'name') === name) return true;
+    if (o !== undefined && ownField(o, 'name') === name) return true;
   }
   return false;
 }
 
 function isErrorStatus(status: unknown): boolean {
-  const code = asObject(status) === undefined ? undefined : own(status as JsonObject, 'code');
+  const code = asObject(status) === undefined ? undefined : ownField(status as JsonObject, 'code');
   return code === 2 || code === 'STATUS_CODE_ERROR' || code === '2';
 }
 
 function readResource(resourceSpans: JsonObject): ResourceView {
-  const resource = asObject(own(resourceSpans, 'resource'));
-  const attributes = flattenOtlpAttributes(resource === undefined ? undefined : own(resource, 'attributes'));
+  const resource = asObject(ownField(resourceSpans, 'resource'));
+  const attributes = flattenOtlpAttributes(
+    resource === undefined ? undefined : ownField(resource, 'attributes'),
+  );
   const service = attributes.get('service.name');
   return { service: typeof service === 'string' ? service : undefined, attributes };
 }
@@ -68,11 +55,11 @@ export function readOtlpResourceSpans(
     const rs = asObject(rsRaw);
     if (rs === undefined) continue;
     let resource: ResourceView | undefined;
-    const scopes = own(rs, 'scopeSpans') ?? own(rs, 'instrumentationLibrarySpans');
+    const scopes = ownField(rs, 'scopeSpans') ?? ownField(rs, 'instrumentationLibrarySpans');
     for (const ssRaw of asArray(scopes)) {
       const ss = asObject(ssRaw);
       if (ss === undefined) continue;
-      const spans = asArray(own(ss, 'spans'));
+      const spans = asArray(ownField(ss, 'spans'));
       let plain = 0;
       for (const spanRaw of spans) {
         const span = asObject(spanRaw);
@@ -80,9 +67,9 @@ export function readOtlpResourceSpans(
           plain++;
           continue;
         }
-        const name = own(span, 'name');
-        const attributes = own(span, 'attributes');
-        const events = own(span, 'events');
+        const name = ownField(span, 'name');
+        const attributes = ownField(span, 'attributes');
+        const events = ownField(span, 'events');
         const candidate = isRoutingCandidate(
           typeof name === 'string' ? name : '',
           (key) => hasAttributeKey(attributes, key),
@@ -97,21 +84,21 @@ export function readOtlpResourceSpans(
         for (const evRaw of asArray(events)) {
           const ev = asObject(evRaw);
           if (ev === undefined) continue;
-          const evName = own(ev, 'name');
+          const evName = ownField(ev, 'name');
           eventViews.push({
             name: typeof evName === 'string' ? evName : '',
-            timeUnixMs: unixNanosToMs(own(ev, 'timeUnixNano')),
-            attributes: flattenOtlpAttributes(own(ev, 'attributes')),
+            timeUnixMs: unixNanosToMs(ownField(ev, 'timeUnixNano')),
+            attributes: flattenOtlpAttributes(ownField(ev, 'attributes')),
           });
         }
         builder.addSpan(
           {
-            traceId: own(span, 'traceId'),
-            spanId: own(span, 'spanId'),
-            parentSpanId: own(span, 'parentSpanId'),
+            traceId: ownField(span, 'traceId'),
+            spanId: ownField(span, 'spanId'),
+            parentSpanId: ownField(span, 'parentSpanId'),
             name: typeof name === 'string' ? name : '',
-            timeUnixMs: unixNanosToMs(own(span, 'startTimeUnixNano')) ?? 0,
-            error: isErrorStatus(own(span, 'status')),
+            timeUnixMs: unixNanosToMs(ownField(span, 'startTimeUnixNano')) ?? 0,
+            error: isErrorStatus(ownField(span, 'status')),
             attributes: flattenOtlpAttributes(attributes),
             events: eventViews,
           },
