@@ -389,7 +389,7 @@ describe('lying lengths in proto, zstd and gzip framing', () => {
       ['CRC32', 8],
     ] as const) {
       const gz = gzipSync(text);
-      gz[gz.length - offset] ^= 0xff;
+      gz[gz.length - offset]! ^= 0xff;
       const r = await readBytes(gz);
       console.log(`gzip with a bad ${name}: ${r.decisions.length} of 2 decisions kept`);
       expect(r.inputError, name).toBeUndefined();
