@@ -2,7 +2,7 @@
  * readTraceInputs — every input format, written from real SDK spans the way its producer writes it, reads back
  * to the same records: each decision equal to the call that made it, turns, misroute marks, context and stats.
  */
-import { writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -160,11 +160,16 @@ describe('readTraceInputs: the Collector file exporter', () => {
       writeFileSync(join(dir, names[2]!), toOtlpJson(batches[1]!) + '\n');
       writeFileSync(join(dir, names[0]!), toOtlpJson(batches[2]!) + '\n');
       const progress: string[] = [];
+      const last = new Map<string, { bytesRead: number; totalBytes?: number }>();
       const { records, stats } = await readAll([dir], {
         onProgress: (p) => {
           if (progress.at(-1) !== p.file) progress.push(p.file);
+          last.set(p.file, p);
         },
       });
+      // The last report of each file says it was read to the end.
+      for (const [file, p] of last) expect(p.bytesRead, file).toBe(statSync(file).size);
+      expect([...last.values()].every((p) => p.bytesRead === p.totalBytes)).toBe(true);
       expectScenario(records, stats);
       expect(stats.files).toBe(3);
       expect(progress).toEqual([names[1], names[2], names[0]].map((n) => join(dir, n!)));
