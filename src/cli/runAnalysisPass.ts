@@ -6,6 +6,7 @@
  * at all surfaces as the reader's InputError (exit 2); bad lines are in the returned stats. Trace stores
  * (--tempo, --jaeger) are read after the files, into the same stats and sinks.
  */
+import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { readTraceInputs, type ReadOptions } from '../trace/readTraceInputs.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
@@ -50,7 +51,11 @@ export async function runAnalysisPass(
   return { inputs: inputs.map(describeTraceInput), stats, records };
 }
 
-/** The files first (one reader, so duplicates across them are caught), then each trace store. */
+/**
+ * The files first (one reader, so duplicates across them are caught), then the trace stores (one record
+ * builder for all of them, so a trace found in two stores counts once). A span both in a file and in a store
+ * is counted twice: the file reader keeps its own duplicate filter.
+ */
 async function* readAll(
   inputs: readonly TraceInput[],
   stats: ReadStats,
@@ -59,11 +64,11 @@ async function* readAll(
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
   if (paths.length > 0) yield* readTraceInputs(paths, stats, options);
+  const builder = createTraceRecordBuilder(stats);
   for (const store of stores) {
-    yield* readRemoteSource(
-      store,
-      stats,
-      options.onProgress === undefined ? {} : { onProgress: options.onProgress },
-    );
+    yield* readRemoteSource(store, stats, {
+      builder,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
   }
 }

@@ -24,7 +24,7 @@ import { InputError } from './inputError.js';
 import { normalizeId, quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { reportProblem } from './readStats.js';
-import { DEFAULT_FETCH_CONCURRENCY, joinUrl } from './tempoSource.js';
+import { DEFAULT_FETCH_CONCURRENCY, joinUrl, type StoreReadOptions } from './tempoSource.js';
 import type { ReadStats, TraceRecord } from './types.js';
 
 /** Where and what to read from Jaeger. */
@@ -98,10 +98,10 @@ function readSearchAnswer(value: unknown, url: string, base: string): unknown[] 
 export async function* readJaegerTraces(
   config: JaegerSourceConfig,
   stats: ReadStats,
-  options: { onProgress?: (p: { file: string; bytesRead: number }) => void } = {},
+  options: StoreReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   const http = resolveHttpFetchConfig(config.http);
-  const builder = createTraceRecordBuilder(stats);
+  const builder = options.builder ?? createTraceRecordBuilder(stats);
   const seen = new Set<string>();
   const search = async (url: URL, signal: AbortSignal) => {
     const text = url.toString();

@@ -5,7 +5,7 @@
  * input list is `TraceInput[]` and the CLI's one analysis pass reads both kinds into the same analyses.
  */
 import { readJaegerTraces, type JaegerSourceConfig } from './jaegerSource.js';
-import { readTempoTraces, type TempoSourceConfig } from './tempoSource.js';
+import { readTempoTraces, type StoreReadOptions, type TempoSourceConfig } from './tempoSource.js';
 import type { ReadStats, TraceRecord } from './types.js';
 
 /** A trace store searched for routing spans. */
@@ -23,7 +23,7 @@ export function describeTraceInput(input: TraceInput): string {
 export function readRemoteSource(
   source: RemoteSource,
   stats: ReadStats,
-  options: { onProgress?: (p: { file: string; bytesRead: number }) => void } = {},
+  options: StoreReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   return source.kind === 'tempo'
     ? readTempoTraces(source, stats, options)

@@ -16,7 +16,7 @@ import {
   ATTR_SERVICE_NAME,
   SPAN_ROUTING_FEEDBACK,
 } from '../instrument/semconv.js';
-import { createTraceRecordBuilder } from './buildTraceRecords.js';
+import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
 import {
   fetchJson,
   mapConcurrent,
@@ -48,6 +48,14 @@ export interface TempoSourceConfig {
   /** Requests in flight at once. @default DEFAULT_FETCH_CONCURRENCY */
   readonly concurrency?: number;
   readonly http?: Partial<HttpFetchConfig>;
+}
+
+/** Options of a read from a trace store. */
+export interface StoreReadOptions {
+  /** Called after each answer is read. */
+  onProgress?: (p: { file: string; bytesRead: number }) => void;
+  /** Share one record builder (and its duplicate filter) across several stores. @default a fresh one */
+  builder?: TraceRecordBuilder;
 }
 
 /** Trace fetches in flight at once. */
@@ -133,7 +141,7 @@ export function buildTempoSearchUrl(config: TempoSourceConfig): URL {
 export async function* readTempoTraces(
   config: TempoSourceConfig,
   stats: ReadStats,
-  options: { onProgress?: (p: { file: string; bytesRead: number }) => void } = {},
+  options: StoreReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   const http = resolveHttpFetchConfig(config.http);
   const searchUrl = buildTempoSearchUrl(config).toString();
@@ -145,7 +153,7 @@ export async function* readTempoTraces(
     );
   }
   const ids = readSearchAnswer(search.value, searchUrl, stats).slice(0, Math.max(0, config.limit));
-  const builder = createTraceRecordBuilder(stats);
+  const builder = options.builder ?? createTraceRecordBuilder(stats);
   // Older Tempo has only /api/traces/<id>; once the v2 path 404s and v1 answers, stay on v1.
   let useV1 = false;
 

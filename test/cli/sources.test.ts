@@ -1,0 +1,266 @@
+// runCli with --tempo and --jaeger against loopback HTTP servers that are STAND-INS for the real stores (they
+// replay Tempo's and Jaeger's documented JSON answers, built from spans the real SDK recorded; they are not
+// Tempo or Jaeger). Checked: the same analysis as reading the same spans from a file, the query and window
+// sent, --limit, the fetch pool's bound, a retry after a 503, and exit 2 with a clear message for a store that
+// hangs, answers garbage or is unreachable; every reading command accepts the store options.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ATTR_ROUTING_RECORD_VERSION, ATTR_ROUTING_VERDICT } from '../../src/instrument/semconv.js';
+import { makeTempDir, recordDecisionSpans, type DecisionSpanSpec } from '../helpers/traceFiles.js';
+import {
+  closedPortUrl,
+  groupByTrace,
+  otlpRequest,
+  startStandIn,
+  tempoSearchAnswer,
+  type StandIn,
+  type StandInReply,
+  type StandInRequest,
+} from '../helpers/traceStoreStandIn.js';
+import { toJaegerV1 } from '../trace/traceScenario.js';
+import { cli, cliJson } from './runCliHarness.js';
+
+const s = (id: string, score: number) => ({ id, score });
+const SPECS: DecisionSpanSpec[] = [];
+for (let i = 0; i < 10; i++) {
+  SPECS.push(
+    { scores: [s('billing', 1), s('refunds', 0.97 - i * 0.01)], trace: `t${i}`, conversationId: `c${i}` },
+    {
+      scores: [s('billing', 0.2 + i * 0.1), s('shipping', 0.1)],
+      scorer: i % 3 === 0 ? {} : { floor: 0.3 },
+      scorerName: i % 3 === 0 ? 'keyword' : 'embedding',
+      trace: `t${i}`,
+      conversationId: `c${i}`,
+    },
+  );
+}
+
+let tmp: { dir: string; cleanup: () => void };
+let filePath: string;
+let spans: ReadableSpan[];
+let traces: Map<string, ReadableSpan[]>;
+let stores: StandIn[] = [];
+
+beforeAll(async () => {
+  tmp = makeTempDir('routescope-sources-');
+  spans = (await recordDecisionSpans(SPECS, 'support-desk', 4)).spans;
+  // Only traces with a routing span: what the store's server-side filter leaves.
+  traces = new Map(
+    [...groupByTrace(spans)].filter(([, group]) =>
+      group.some((sp) => sp.attributes[ATTR_ROUTING_VERDICT] !== undefined),
+    ),
+  );
+  filePath = join(tmp.dir, 'spans.jsonl');
+  writeFileSync(filePath, JSON.stringify(otlpRequest(spans)) + '\n');
+});
+afterAll(() => tmp.cleanup());
+afterEach(async () => {
+  await Promise.all(stores.map((st) => st.close()));
+  stores = [];
+});
+
+async function tempo(override: (req: StandInRequest) => StandInReply | undefined = () => undefined) {
+  const store = await startStandIn((req) => {
+    const custom = override(req);
+    if (custom !== undefined) return custom;
+    if (req.path === '/api/search') {
+      const limit = Number(req.params.get('limit') ?? '20');
+      return { body: tempoSearchAnswer(new Map([...traces].slice(0, limit))) };
+    }
+    const group = traces.get(req.path.replace('/api/v2/traces/', ''));
+    return group === undefined
+      ? { status: 404, body: 'trace not found' }
+      : { body: { trace: otlpRequest(group) }, delayMs: 5 };
+  });
+  stores.push(store);
+  return store;
+}
+
+async function jaeger() {
+  const data = toJaegerV1([...traces.values()].flat()).data;
+  const store = await startStandIn((req) =>
+    req.path === '/api/traces'
+      ? { body: { data, total: 0, limit: 0, offset: 0, errors: null } }
+      : { status: 404, body: '404 page not found' },
+  );
+  stores.push(store);
+  return store;
+}
+
+/** The analysis part of an analyze JSON report (what was read differs by source; the findings must not). */
+function findings(json: Record<string, unknown>): Record<string, unknown> {
+  const { input: _input, anomalyExamples: _examples, ...rest } = json;
+  return rest;
+}
+
+describe('routescope analyze --tempo / --jaeger', () => {
+  it('--tempo gives the same analysis as the same spans read from a file', async () => {
+    const store = await tempo();
+    const remote = await cliJson(['analyze', '--tempo', store.url]);
+    const local = await cliJson(['analyze', filePath]);
+    expect(remote.code).toBe(0);
+    expect(remote.stderr).toBe('');
+    expect(remote.json.decisions).toBe(SPECS.length);
+    expect(remote.json.verdicts).toEqual(local.json.verdicts);
+    expect(remote.json.nearTies).toEqual(local.json.nearTies);
+    expect(findings(remote.json)).toEqual(findings(local.json));
+    expect(remote.json.input).toMatchObject({ inputs: [store.url], files: traces.size, problems: 0 });
+  });
+
+  it('--jaeger --service gives the same analysis as the file', async () => {
+    const store = await jaeger();
+    const remote = await cliJson(['analyze', '--jaeger', store.url, '--service', 'support-desk']);
+    const local = await cliJson(['analyze', filePath]);
+    expect(remote.code).toBe(0);
+    expect(findings(remote.json)).toEqual(findings(local.json));
+    const search = store.requests[0]!;
+    expect(search.params.get('service')).toBe('support-desk');
+    expect(JSON.parse(search.params.get('tags')!)).toEqual({ [ATTR_ROUTING_RECORD_VERSION]: '1' });
+  });
+
+  it('the query sent holds the routing filter and the user query; --since sets start/end', async () => {
+    const store = await tempo();
+    const before = Math.floor(Date.now() / 1000);
+    const r = await cli([
+      'analyze',
+      '--tempo',
+      store.url,
+      '--query',
+      '{ resource.deployment.environment = "prod" }',
+      '--since',
+      '2h',
+    ]);
+    const after = Math.ceil(Date.now() / 1000);
+    expect(r.code).toBe(0);
+    const search = store.requests.find((q) => q.path === '/api/search')!;
+    const q = search.params.get('q')!;
+    expect(q).toContain(`span.${ATTR_ROUTING_VERDICT} != nil`);
+    expect(q).toContain('{ resource.deployment.environment = "prod" }');
+    const start = Number(search.params.get('start'));
+    const end = Number(search.params.get('end'));
+    expect(end).toBeGreaterThanOrEqual(before);
+    expect(end).toBeLessThanOrEqual(after + 1);
+    expect(end - start).toBeGreaterThanOrEqual(7200);
+    expect(end - start).toBeLessThanOrEqual(7201);
+  });
+
+  it('--limit: the search asks for that many and no more traces are fetched', async () => {
+    const store = await tempo();
+    const r = await cliJson(['analyze', '--tempo', store.url, '--limit', '3']);
+    expect(r.code).toBe(0);
+    expect(store.requests.find((q) => q.path === '/api/search')!.params.get('limit')).toBe('3');
+    expect(store.requests.filter((q) => q.path.startsWith('/api/v2/traces/'))).toHaveLength(3);
+    expect(r.json.decisions).toBe(6);
+  });
+
+  it('never more than 4 trace fetches in flight', async () => {
+    const store = await tempo((req) => {
+      const group = traces.get(req.path.replace('/api/v2/traces/', ''));
+      return group === undefined ? undefined : { body: { trace: otlpRequest(group) }, delayMs: 25 };
+    });
+    const r = await cli(['analyze', '--tempo', store.url]);
+    expect(r.code).toBe(0);
+    expect(traces.size).toBeGreaterThan(4);
+    expect(store.peakInFlight()).toBeLessThanOrEqual(4);
+    expect(store.peakInFlight()).toBeGreaterThan(1);
+  });
+
+  it('a 503 is retried and the run succeeds with the full analysis', async () => {
+    let searches = 0;
+    const store = await tempo((req) =>
+      req.path === '/api/search' && ++searches === 1 ? { status: 503, body: 'busy' } : undefined,
+    );
+    const r = await cliJson(['analyze', '--tempo', store.url]);
+    expect(r.code).toBe(0);
+    expect(searches).toBe(2);
+    expect(r.json.decisions).toBe(SPECS.length);
+  });
+
+  it('a hanging store: timeout, exit 2, a message with the URL and what to do', async () => {
+    const store = await tempo(() => ({ hang: true }));
+    const r = await cli(['analyze', '--tempo', store.url, '--timeout', '0.2', '--retries', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${store.url}/api/search?`);
+    expect(r.stderr).toContain('no answer within 0.2 s');
+    expect(r.stderr).toContain('--timeout');
+    expect(r.stderr).not.toContain('unexpected error');
+  });
+
+  it('a garbage answer: exit 2, a message saying what came back', async () => {
+    const store = await tempo(() => ({ body: 'Bad Gateway: upstream sent too big header' }));
+    const r = await cli(['analyze', '--tempo', store.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('upstream sent too big header');
+    expect(r.stderr).toContain('not JSON');
+  });
+
+  it('an unreachable store (closed port): exit 2, a message naming it', async () => {
+    const url = await closedPortUrl();
+    const r = await cli(['analyze', '--jaeger', url, '--service', 'desk', '--retries', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${url}/api/traces?`);
+    expect(r.stderr).toContain('connection refused');
+    expect(r.stderr).toContain('2 attempts');
+  });
+
+  it('usage errors: a store option without a store, --jaeger without --service, --query for Jaeger, a bad --since', async () => {
+    const cases: Array<[string[], string]> = [
+      [['analyze'], '--tempo URL'],
+      [['analyze', filePath, '--limit', '3'], '--limit applies to a trace store'],
+      [['analyze', '--jaeger', 'http://127.0.0.1:1'], '--jaeger needs --service'],
+      [
+        ['analyze', '--jaeger', 'http://127.0.0.1:1', '--service', 'a', '--query', '{ }'],
+        '--query is TraceQL',
+      ],
+      [['analyze', '--tempo', 'http://127.0.0.1:1', '--since', 'yesterday'], '--since must be'],
+      [['analyze', '--tempo', 'tempo:3200'], '--tempo must be an http(s) URL'],
+      [['analyze', '--tempo', 'http://127.0.0.1:1', '--limit', '0'], '--limit must be a whole number'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toContain(message);
+    }
+  });
+});
+
+describe('every reading command takes the store options', () => {
+  it('hotspots, floorless, explain, replay, tune and flapping read from --tempo', async () => {
+    const traceId = [...traces.keys()][0]!;
+    const runs: string[][] = [
+      ['hotspots'],
+      ['floorless'],
+      ['explain', traceId],
+      ['replay', '--margin', '0.05'],
+      ['tune', '--target-near-tie-rate', '0.2'],
+      ['flapping'],
+    ];
+    for (const argv of runs) {
+      const store = await tempo();
+      const r = await cliJson([...argv, '--tempo', store.url, '--since', '7d']);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.json.input, argv.join(' ')).toMatchObject({ inputs: [store.url], files: traces.size });
+    }
+  });
+
+  it('files and a store together: both read into one report', async () => {
+    const store = await tempo();
+    const r = await cliJson(['analyze', filePath, '--tempo', store.url]);
+    expect(r.code).toBe(0);
+    expect(r.json.input).toMatchObject({ inputs: [filePath, store.url] });
+    // Documented: the file reader and the stores keep separate duplicate filters, so the same spans count twice.
+    expect(r.json.decisions).toBe(2 * SPECS.length);
+  });
+
+  it('--tempo and --jaeger holding the same traces: each span counted once', async () => {
+    const t = await tempo();
+    const j = await jaeger();
+    const r = await cliJson(['analyze', '--tempo', t.url, '--jaeger', j.url, '--service', 'support-desk']);
+    expect(r.code).toBe(0);
+    expect(r.json.input).toMatchObject({ inputs: [t.url, j.url], duplicates: SPECS.length });
+    expect(r.json.decisions).toBe(SPECS.length);
+  });
+});
