@@ -5,13 +5,24 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageWorkspace, HOSTILE, type PageName, type PageWorkspace } from './reportPages.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The Debian `chromium` on PATH (CHROMIUM_PATH overrides), as `which chromium` finds it. */
+function findChromium(): string | undefined {
+  const override = process.env.CHROMIUM_PATH;
+  if (override !== undefined && override !== '') return override;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'chromium');
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+const CHROMIUM = findChromium();
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const PAGES: readonly PageName[] = ['analyze', 'explain', 'replay', 'tune', 'flapping', 'explain-hostile'];
 
@@ -20,9 +31,9 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
+  if (CHROMIUM === undefined || !existsSync(CHROMIUM)) {
     throw new Error(
-      `${CHROMIUM} is missing: install the Debian package chromium (test/setup/install-tools.sh)`,
+      'chromium is not on PATH (or CHROMIUM_PATH): install the Debian package chromium (test/setup/install-tools.sh)',
     );
   }
   ws = await createPageWorkspace();
