@@ -20,7 +20,7 @@ import { problemCount, readBytes } from './readerHarness.js';
 
 const MiB = 2 ** 20;
 const LINE_BYTES = 2048 * MiB;
-/** Far below the line (1.5 GiB) and the reader's line limit (64 MiB): what a reader that buffered would exceed. */
+/** Far below the line (2 GiB) and the reader's line limit (64 MiB): what a reader that buffered would exceed. */
 const RSS_GROWTH_LIMIT = 160 * MiB;
 
 function goodLine(): string {
