@@ -178,7 +178,6 @@ export async function* readTempoTraces(
     config.concurrency ?? DEFAULT_FETCH_CONCURRENCY,
     fetchTrace,
   )) {
-    stats.files++;
     if (result.kind === 'status') {
       reportProblem(stats, {
         file: url,
@@ -191,6 +190,7 @@ export async function* readTempoTraces(
       });
       continue;
     }
+    stats.files++;
     stats.lines++;
     options.onProgress?.({ file: url, bytesRead: result.bytes });
     const out: TraceRecord[] = [];

@@ -3,11 +3,12 @@
 // Tempo or Jaeger). Checked: the same analysis as reading the same spans from a file, the query and window
 // sent, --limit, the fetch pool's bound, a retry after a 503, and exit 2 with a clear message for a store that
 // hangs, answers garbage or is unreachable; every reading command accepts the store options.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ATTR_ROUTING_RECORD_VERSION, ATTR_ROUTING_VERDICT } from '../../src/instrument/semconv.js';
+import { ROUTING_TRACEQL_FILTER } from '../../src/trace/tempoSource.js';
 import { makeTempDir, recordDecisionSpans, type DecisionSpanSpec } from '../helpers/traceFiles.js';
 import {
   closedPortUrl,
@@ -262,5 +263,31 @@ describe('every reading command takes the store options', () => {
     expect(r.code).toBe(0);
     expect(r.json.input).toMatchObject({ inputs: [t.url, j.url], duplicates: SPECS.length });
     expect(r.json.decisions).toBe(SPECS.length);
+  });
+});
+
+describe('docs/sources.md', () => {
+  const doc = readFileSync(new URL('../../docs/sources.md', import.meta.url), 'utf8');
+
+  it('shows the routing filter and the Jaeger tag exactly as the code sends them', () => {
+    expect(doc).toContain(ROUTING_TRACEQL_FILTER);
+    expect(doc).toContain(`tags={"${ATTR_ROUTING_RECORD_VERSION}":"1"}`);
+  });
+
+  it('documents every store option the CLI has', async () => {
+    const help = await cli(['analyze', '--help']);
+    for (const flag of [
+      '--tempo',
+      '--jaeger',
+      '--service',
+      '--since',
+      '--query',
+      '--limit',
+      '--timeout',
+      '--retries',
+    ]) {
+      expect(help.stdout, flag).toContain(flag);
+      expect(doc, flag).toContain(`\`${flag}`);
+    }
   });
 });
