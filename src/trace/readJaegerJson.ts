@@ -10,7 +10,7 @@
 import type { AttributeValue } from './decodeRoutingAttributes.js';
 import { isRoutingCandidate, type TraceRecordBuilder } from './buildTraceRecords.js';
 import type { EventView, MutableAttributeMap, ResourceView } from './internal-types.js';
-import { unixMicrosToMs } from './normalizeSpanFields.js';
+import { normalizeId, unixMicrosToMs } from './normalizeSpanFields.js';
 import type { RecordSource, TraceRecord } from './types.js';
 import { asObject, asArray, ownField, type JsonObject } from './narrowJson.js';
 
@@ -72,17 +72,26 @@ function readProcess(process: JsonObject | undefined): ResourceView {
   };
 }
 
-function parentOf(span: JsonObject): unknown {
-  const refs = asArray(ownField(span, 'references'));
-  let fallback: unknown;
-  for (const refRaw of refs) {
+/** The parent: a CHILD_OF reference inside the same trace first (as Jaeger's own converter picks it). */
+function parentOf(span: JsonObject, traceId: unknown): unknown {
+  let childOf: unknown;
+  let any: unknown;
+  for (const refRaw of asArray(ownField(span, 'references'))) {
     const ref = asObject(refRaw);
     if (ref === undefined) continue;
-    if (ownField(ref, 'refType') === 'CHILD_OF') return ownField(ref, 'spanID');
-    fallback ??= ownField(ref, 'spanID');
+    const id = ownField(ref, 'spanID');
+    if (ownField(ref, 'refType') === 'CHILD_OF') {
+      if (sameId(ownField(ref, 'traceID'), traceId)) return id;
+      childOf ??= id;
+    }
+    any ??= id;
   }
   // Older exports carry the parent directly.
-  return fallback ?? ownField(span, 'parentSpanID');
+  return childOf ?? any ?? ownField(span, 'parentSpanID');
+}
+
+function sameId(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' && normalizeId(a, 16) === normalizeId(b, 16);
 }
 
 /** Is this JSON object a Jaeger v1 trace (spans with operation names, processes beside them)? */
@@ -150,11 +159,12 @@ export function readJaegerTrace(
     }
     const status = attributes.get('otel.status_code');
     const errorTag = attributes.get('error');
+    const traceId = ownField(span, 'traceID') ?? ownField(trace, 'traceID');
     builder.addSpan(
       {
-        traceId: ownField(span, 'traceID') ?? ownField(trace, 'traceID'),
+        traceId,
         spanId: ownField(span, 'spanID'),
-        parentSpanId: parentOf(span),
+        parentSpanId: parentOf(span, traceId),
         name: typeof name === 'string' ? name : '',
         timeUnixMs: unixMicrosToMs(ownField(span, 'startTime')) ?? 0,
         error: status === 'ERROR' || errorTag === true || errorTag === 'true',

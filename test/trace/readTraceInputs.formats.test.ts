@@ -290,6 +290,27 @@ describe('readTraceInputs: single documents and trace stores', () => {
     });
   });
 
+  it('Jaeger v1: the parent is the CHILD_OF reference inside the same trace', async () => {
+    await withTempDir(async (dir) => {
+      const menu = scenario.calls[0]!;
+      const doc = toJaegerV1(scenario.spans) as {
+        data: Array<{ traceID: string; spans: Array<{ spanID: string; references: unknown[] }> }>;
+      };
+      const trace = doc.data.find((t) => t.traceID === menu.traceId)!;
+      const span = trace.spans.find((s) => s.spanID === menu.spanId.replace(/^0+/, ''))!;
+      span.references = [
+        { refType: 'CHILD_OF', traceID: 'ff', spanID: 'ff' },
+        { refType: 'FOLLOWS_FROM', traceID: menu.traceId, spanID: '3' },
+        { refType: 'CHILD_OF', traceID: menu.traceId.toUpperCase(), spanID: '2' },
+      ];
+      const file = join(dir, 'refs.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const { records } = await readAll([file]);
+      const decision = records.find((r) => r.kind === 'decision' && r.spanId === menu.spanId);
+      expect(decision?.parentSpanId).toBe('0000000000000002');
+    });
+  });
+
   it("stdin ('-') through options.stdin, in any format", async () => {
     const jsonl = Buffer.from(batches.map((b) => toOtlpJson(b) + '\n').join(''));
     const a = await readAll(['-'], { stdin: Readable.from([jsonl.subarray(0, 1000), jsonl.subarray(1000)]) });
