@@ -16,6 +16,7 @@ import {
   type TraceInput,
 } from '../trace/remoteSource.js';
 import type { ReadStats, TraceRecord } from '../trace/types.js';
+import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
@@ -35,10 +36,15 @@ export async function runAnalysisPass(
   const records = { decisions: 0, turns: 0, misroutes: 0 };
   const progress = createProgressLine(io);
   try {
-    const stream = readAll(inputs, stats, {
-      ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
-      onProgress: (p) => progress.update(p),
-    });
+    const stream = readAll(
+      inputs,
+      stats,
+      {
+        ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
+        onProgress: (p) => progress.update(p),
+      },
+      (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
+    );
     for await (const record of stream) {
       if (record.kind === 'decision') records.decisions++;
       else if (record.kind === 'turn') records.turns++;
@@ -60,15 +66,30 @@ async function* readAll(
   inputs: readonly TraceInput[],
   stats: ReadStats,
   options: ReadOptions,
+  onEmptyStore: (store: RemoteSource) => void,
 ): AsyncGenerator<TraceRecord> {
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
   if (paths.length > 0) yield* readTraceInputs(paths, stats, options);
   const builder = createTraceRecordBuilder(stats);
   for (const store of stores) {
+    const before = stats.files;
     yield* readRemoteSource(store, stats, {
       builder,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
+    if (stats.files === before) onEmptyStore(store);
   }
+}
+
+/** What to check when a store's search found nothing (the report alone would only say "no decisions"). */
+function describeEmptyStore(store: RemoteSource): string {
+  const window = `${new Date(store.startMs).toISOString()} and ${new Date(store.endMs).toISOString()}`;
+  const narrowed =
+    store.kind === 'tempo'
+      ? [store.service === undefined ? '' : '--service', store.query === undefined ? '' : '--query']
+          .filter((x) => x !== '')
+          .join(' and ')
+      : '--service';
+  return `${store.url}: the search found no trace with routing spans between ${window}; widen --since${narrowed === '' ? '' : `, check ${narrowed}`}, and check that the instrumented service exports its spans to this store`;
 }

@@ -190,6 +190,17 @@ describe('routescope analyze --tempo / --jaeger', () => {
     expect(r.stderr).not.toContain('unexpected error');
   });
 
+  it('a search that finds nothing: an empty report, and a note on stderr saying what to check', async () => {
+    const store = await tempo(() => ({ body: { traces: [], metrics: { inspectedBytes: '0' } } }));
+    const r = await cliJson(['analyze', '--tempo', store.url, '--service', 'desk', '--since', '1h']);
+    expect(r.code).toBe(0);
+    expect(r.json.decisions).toBe(0);
+    expect(r.stderr).toContain(`${store.url}: the search found no trace with routing spans between`);
+    expect(r.stderr).toContain('widen --since, check --service');
+    const full = await tempo();
+    expect((await cli(['analyze', '--tempo', full.url])).stderr).toBe('');
+  });
+
   it('a garbage answer: exit 2, a message saying what came back', async () => {
     const store = await tempo(() => ({ body: 'Bad Gateway: upstream sent too big header' }));
     const r = await cli(['analyze', '--tempo', store.url]);
