@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseSince } from '../../src/cli/commonOptions.js';
 import { ATTR_ROUTING_RECORD_VERSION, ATTR_ROUTING_VERDICT } from '../../src/instrument/semconv.js';
 import { ROUTING_TRACEQL_FILTER } from '../../src/trace/tempoSource.js';
 import { makeTempDir, recordDecisionSpans, type DecisionSpanSpec } from '../helpers/traceFiles.js';
@@ -300,5 +302,29 @@ describe('docs/sources.md', () => {
       expect(help.stdout, flag).toContain(flag);
       expect(doc, flag).toContain(`\`${flag}`);
     }
+  });
+});
+
+describe('--since', () => {
+  it('--since: a sum of unit terms goes back exactly that far; nothing else parses as a duration', () => {
+    const unitMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+    const now = Date.UTC(2026, 5, 1);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 500 }), fc.constantFrom('s', 'm', 'h', 'd', 'w')), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (terms) => {
+          const text = terms.map(([n, u]) => `${n}${u}`).join('');
+          const total = terms.reduce((sum, [n, u]) => sum + n * unitMs[u], 0);
+          expect(parseSince(text, now)).toBe(now - total);
+        },
+      ),
+    );
+    for (const bad of ['', '24', 'h', '1y', '-1h', '1h ago', 'yesterday', '0s', '2999-01-01T00:00:00Z']) {
+      expect(parseSince(bad, now), bad).toBeUndefined();
+    }
+    expect(parseSince('2026-01-15T09:00:00Z', now)).toBe(Date.UTC(2026, 0, 15, 9));
   });
 });
