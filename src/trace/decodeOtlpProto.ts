@@ -333,3 +333,35 @@ export function decodeOtlpProtoRequest(
     else r.skip(wire);
   }
 }
+
+/**
+ * Count the spans of one serialized request without decoding them (for records that cannot hold a routing
+ * span); throws ProtoWireError if the nesting is malformed.
+ */
+export function countOtlpProtoSpans(bytes: Uint8Array): number {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const request = new WireReader(buf, 0, buf.length);
+  let count = 0;
+  while (!request.done) {
+    const [field, wire] = request.tag();
+    if (field !== 1 || wire !== WIRE_LEN) {
+      request.skip(wire);
+      continue;
+    }
+    const resourceSpans = request.sub();
+    while (!resourceSpans.done) {
+      const [f, w] = resourceSpans.tag();
+      if (f !== 2 || w !== WIRE_LEN) {
+        resourceSpans.skip(w);
+        continue;
+      }
+      const scopeSpans = resourceSpans.sub();
+      while (!scopeSpans.done) {
+        const [sf, sw] = scopeSpans.tag();
+        if (sf === 2 && sw === WIRE_LEN) count++;
+        scopeSpans.skip(sw);
+      }
+    }
+  }
+  return count;
+}

@@ -14,7 +14,7 @@ import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrum
 import { open } from 'node:fs/promises';
 import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
-import { decodeOtlpProtoRequest } from './decodeOtlpProto.js';
+import { countOtlpProtoSpans, decodeOtlpProtoRequest } from './decodeOtlpProto.js';
 import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
 import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
@@ -385,13 +385,17 @@ async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator
       }
     }
     let first = 0;
-    while (first < payload.length && isSpace(payload[first])) first++;
+    let last = payload.length;
+    while (first < last && isSpace(payload[first])) first++;
+    while (last > first && isSpace(payload[last - 1])) last--;
     if (payload[first] === 0x7b || payload[first] === 0x5b) {
-      const unparseable = readJsonText(ctx, payload.toString('utf8'), record, out);
-      if (unparseable !== undefined) badLine(ctx, record, unparseable);
+      readJsonBody(ctx, payload.subarray(first, last), record, out, false);
     } else {
       try {
-        decodeOtlpProtoRequest(payload, { file: ctx.file, line: record }, ctx.builder, out);
+        // Protobuf keeps strings as raw UTF-8, so the marker test holds here too; the rest are only counted.
+        if (payload.indexOf(ROUTING_MARKER_BYTES) === -1)
+          ctx.builder.countPlainSpans(countOtlpProtoSpans(payload));
+        else decodeOtlpProtoRequest(payload, { file: ctx.file, line: record }, ctx.builder, out);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         badLine(

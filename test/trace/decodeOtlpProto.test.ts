@@ -6,11 +6,15 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
-import { ProtoWireError, decodeOtlpProtoRequest } from '../../src/trace/decodeOtlpProto.js';
+import {
+  ProtoWireError,
+  countOtlpProtoSpans,
+  decodeOtlpProtoRequest,
+} from '../../src/trace/decodeOtlpProto.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
 import type { DecisionRecord, TraceRecord } from '../../src/trace/types.js';
-import { recordScenario, toOtlpJson, toOtlpProto, type Scenario } from './traceScenario.js';
+import { recordPlainSpans, recordScenario, toOtlpJson, toOtlpProto, type Scenario } from './traceScenario.js';
 
 const SOURCE = { file: 't', line: 1 };
 
@@ -154,6 +158,25 @@ describe('decodeOtlpProto', () => {
       fc.property(fc.uint8Array({ maxLength: 300 }), (raw) => {
         try {
           decode(Buffer.from(raw));
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProtoWireError);
+        }
+      }),
+    );
+  });
+
+  it("law: counting without decoding gives the decoder's span count; a cut request counts or throws ProtoWireError", async () => {
+    const plain = await recordPlainSpans(37);
+    for (const spans of [plain, scenario.spans, [...plain, ...scenario.spans]]) {
+      const bytes = toOtlpProto(spans);
+      expect(countOtlpProtoSpans(bytes)).toBe(spans.length);
+      expect(decode(bytes).stats.spans).toBe(spans.length);
+    }
+    const bytes = toOtlpProto(plain);
+    fc.assert(
+      fc.property(fc.nat({ max: bytes.length - 1 }), (cut) => {
+        try {
+          expect(countOtlpProtoSpans(bytes.subarray(0, cut))).toBeLessThanOrEqual(plain.length);
         } catch (error) {
           expect(error).toBeInstanceOf(ProtoWireError);
         }
