@@ -64,7 +64,7 @@ export const DEFAULT_FETCH_CONCURRENCY = 4;
 /** Spans a routing record can come from: a decision, a turn route, a feedback span with a misroute mark. */
 export const ROUTING_TRACEQL_FILTER = `span.${ATTR_ROUTING_VERDICT} != nil || span.${ATTR_ROUTING_BY} != nil || name = "${SPAN_ROUTING_FEEDBACK}"`;
 
-/** A TraceQL string literal. */
+/** A TraceQL string literal: `\\` and `\"` are its only escapes (other characters go in as they are). */
 export function quoteTraceQl(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
