@@ -129,6 +129,10 @@ describe('routescope tune', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/rates, not accuracy/);
     expect(r.stdout).toMatch(/none \(give --target-menu-rate/);
+    // The demo's three routers judge with three margins: one sweep over all of them is flagged.
+    expect(r.stdout).toMatch(/judged under 3 margins; the sweep applies one margin to all/);
+    const one = await cli(['tune', demo, '--where', 'router=support-desk']);
+    expect(one.stdout).not.toMatch(/judged under \d+ margins/);
   });
 
   it('a target outside 0..1 or an empty sweep is a usage error', async () => {

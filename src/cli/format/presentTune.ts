@@ -71,6 +71,15 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       ],
     },
   ];
+  if (r.recorded.margins.length > 1) {
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(
+        `These decisions were judged under ${r.recorded.margins.length} margins; the sweep applies one margin to all of them. Tune one router at a time with --where router=NAME.`,
+        'warn',
+      ),
+    });
+  }
   if (rec !== undefined) {
     blocks.push({ kind: 'heading', text: 'Recommendation' });
     blocks.push({

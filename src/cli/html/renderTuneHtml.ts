@@ -54,7 +54,12 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
       title: 'What this tunes',
       body:
         htmlParagraph(report.caveat) +
-        (rec === undefined ? '' : htmlParagraph(`Recommendation: ${rec.reason}.`)),
+        (rec === undefined ? '' : htmlParagraph(`Recommendation: ${rec.reason}.`)) +
+        (report.recorded.margins.length > 1
+          ? htmlParagraph(
+              `These decisions were judged under ${report.recorded.margins.length} margins; the sweep applies one margin to all of them. Tune one router at a time with --where router=NAME.`,
+            )
+          : ''),
     },
     {
       title: 'Margin sweep',
