@@ -19,6 +19,7 @@ import {
   formatPercent,
   VERDICT_COLORS,
   type BarDatum,
+  type ChartBand,
   type ChartMarker,
 } from './svgCharts.js';
 
@@ -118,17 +119,7 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
   if (d.effectiveFloor !== undefined && Number.isFinite(d.effectiveFloor)) {
     marks.push({ value: d.effectiveFloor, label: 'floor', color: '#c8463d' });
   }
-  const band =
-    topScore !== undefined && margin > 0 && Number.isFinite(margin)
-      ? {
-          from:
-            margin >= 1
-              ? Math.min(...shown.map((c) => (Number.isFinite(c.score) ? c.score : topScore)))
-              : topScore - 2 * Math.atanh(margin),
-          to: topScore,
-          label: `near-tie zone (margin ${formatNumber(margin)})`,
-        }
-      : undefined;
+  const band = nearTieZone(topScore, margin, shown);
   const chart = drawRankedBars(data, {
     title: `Decision ${n}: candidates`,
     width: 1100,
@@ -171,6 +162,31 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
     (linkHtml === '' ? '' : `<p>Open the trace: ${linkHtml}</p>`) +
     '</div>'
   );
+}
+
+/**
+ * The near-tie zone on the score axis: a candidate ties with the top when tanh((top − s) / 2) < margin, i.e.
+ * s > top − 2·atanh(margin); from margin 1 up every alive candidate ties. Undefined when there is no finite
+ * top or the margin cannot tie anything.
+ */
+export function nearTieZone(
+  topScore: number | undefined,
+  margin: number,
+  shown: readonly { readonly score: number }[],
+): ChartBand | undefined {
+  if (topScore === undefined || !(margin > 0)) return undefined;
+  const label = `near-tie zone (margin ${formatNumber(margin)})`;
+  if (margin >= 1) {
+    const lowest = Math.min(...shown.map((c) => (Number.isFinite(c.score) ? c.score : topScore)));
+    return { from: lowest, to: topScore, label, title: `${label}: every candidate alive ties with the top` };
+  }
+  const from = topScore - 2 * Math.atanh(margin);
+  return {
+    from,
+    to: topScore,
+    label,
+    title: `${label}: a score above ${formatNumber(from)} ties with the top`,
+  };
 }
 
 /** One counterfactual as a sentence. */

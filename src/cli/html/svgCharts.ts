@@ -32,6 +32,14 @@ export interface BarDatum {
   readonly note?: string;
 }
 
+/** A shaded range of the value axis, labelled above the chart; `title` is the tooltip (default: the label). */
+export interface ChartBand {
+  readonly from: number;
+  readonly to: number;
+  readonly label: string;
+  readonly title?: string;
+}
+
 /** A vertical line across a chart at a value of its x axis. */
 export interface ChartMarker {
   readonly value: number;
@@ -113,7 +121,7 @@ export function drawHorizontalBars(
   options: Frame & {
     readonly domain?: readonly [number, number];
     readonly marks?: readonly ChartMarker[];
-    readonly band?: { readonly from: number; readonly to: number; readonly label: string };
+    readonly band?: ChartBand;
     readonly valueFormat?: (v: number) => string;
   },
 ): string {
@@ -139,7 +147,7 @@ export function drawHorizontalBars(
   if (options.band && Number.isFinite(options.band.from) && Number.isFinite(options.band.to)) {
     const a = x(Math.min(options.band.from, options.band.to));
     const b = x(Math.max(options.band.from, options.band.to));
-    out += `<rect class="band" x="${r1(a)}" y="${top - 4}" width="${r1(Math.max(b - a, 1))}" height="${r1(height - top)}" fill="#fbe7b5" opacity="0.7"><title>${escapeHtml(options.band.label)}</title></rect>`;
+    out += `<rect class="band" x="${r1(a)}" y="${top - 4}" width="${r1(Math.max(b - a, 1))}" height="${r1(height - top)}" fill="#fbe7b5" opacity="0.7"><title>${escapeHtml(options.band.title ?? options.band.label)}</title></rect>`;
     out += text(a + 2, 12, options.band.label, `fill="#9a6b00" font-size="11"`);
   }
   data.forEach((d, i) => {
@@ -188,7 +196,7 @@ export function drawRankedBars(
   data: readonly BarDatum[],
   options: Frame & {
     readonly marks?: readonly ChartMarker[];
-    readonly band?: { readonly from: number; readonly to: number; readonly label: string };
+    readonly band?: ChartBand;
     readonly domain?: readonly [number, number];
     readonly valueFormat?: (v: number) => string;
   },

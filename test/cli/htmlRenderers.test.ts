@@ -1,0 +1,120 @@
+// The HTML pages built from reports, without a browser: what each page must say and mark.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { digestForCharts } from '../../src/analyze/chartDigest.js';
+import { explainDecisions } from '../../src/analyze/explainDecisions.js';
+import { findFlapping } from '../../src/analyze/flapping.js';
+import { replayDecisions } from '../../src/analyze/replay.js';
+import { tuneMargins } from '../../src/analyze/tune.js';
+import { nearTieZone, renderExplainHtml } from '../../src/cli/html/renderExplainHtml.js';
+import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
+import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
+import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
+import { pairwiseGap } from '../../src/policy/routingPolicy.js';
+import type { DecisionRecord } from '../../src/trace/types.js';
+import { generateWorkload, recordOf } from '../analyze/replayRecords.js';
+
+const P = { nearTieMargin: 0.15, menuSize: 3 };
+const s = (id: string, score: number) => ({ id, score });
+const marks = (svg: string) => (svg.match(/class="(?:mark|mark cell)"/g) ?? []).length;
+
+describe('explain page', () => {
+  it('the near-tie zone holds exactly the scores that tie with the top', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.999, noNaN: true }),
+        fc.double({ min: 0, max: 6, noNaN: true }),
+        (top, margin, below) => {
+          const zone = nearTieZone(top, margin, [{ score: top }])!;
+          const score = top - below;
+          const inZone = score > zone.from + 1e-9;
+          const outZone = score < zone.from - 1e-9;
+          if (inZone) expect(pairwiseGap(top, score)).toBeLessThan(margin);
+          if (outZone) expect(pairwiseGap(top, score)).toBeGreaterThanOrEqual(margin);
+        },
+      ),
+    );
+    expect(nearTieZone(1, 0, [])).toBeUndefined();
+    expect(nearTieZone(undefined, 0.15, [])).toBeUndefined();
+    expect(nearTieZone(1, 1, [{ score: 1 }, { score: -2 }, { score: NaN }])).toMatchObject({
+      from: -2,
+      to: 1,
+    });
+  });
+
+  it('draws one ranked chart per decision with the floor, and links only http(s) URLs', () => {
+    const conv = { conversationId: 'c-1' };
+    const recs = [
+      recordOf(
+        [s('billing', 0.6), s('refunds', 0.55), s('greeting', -0.2)],
+        undefined,
+        P,
+        { floor: 0 },
+        conv,
+      ),
+      recordOf([s('billing', 0.9), s('refunds', 0.1)], 'billing', P, { floor: 0 }, conv),
+    ];
+    const report = explainDecisions(recs, 'c-1');
+    const html = renderExplainHtml(report, undefined, (id) =>
+      id === recs[0]!.traceId
+        ? { jaeger: 'http://jaeger.invalid/trace/x' }
+        : { jaeger: 'javascript:alert(1)' },
+    );
+    const charts = html.match(/<svg class="chart" data-chart="ranked"[^]*?<\/svg>/g)!;
+    expect(charts).toHaveLength(2);
+    for (const c of charts) {
+      expect(marks(c)).toBeGreaterThanOrEqual(2);
+      expect(c).toMatch(/class="marker"[^>]*><title>floor: 0</);
+      expect(c).toContain('class="band"');
+    }
+    expect(html).toContain('<a href="http://jaeger.invalid/trace/x" rel="noreferrer noopener"');
+    expect(html).not.toContain('href="javascript');
+    expect(html).toContain('Jaeger: javascript:alert(1)');
+    expect(html).toMatch(/What would have changed it/);
+  });
+});
+
+describe('replay page', () => {
+  it('draws the flip matrix with one mark per non-empty cell and says when the audit fails', () => {
+    const recs = generateWorkload(200, 4);
+    const report = replayDecisions(recs, { thresholds: { nearTieMargin: 0.3 }, listLimit: 5 });
+    const html = renderReplayHtml(report, digestForCharts(recs));
+    const matrix = /<svg class="chart" data-chart="heatmap"[^]*?<\/svg>/.exec(html)![0];
+    const nonEmpty = Object.values(report.flips).flatMap((row) => Object.values(row).filter((n) => n > 0));
+    expect(marks(matrix)).toBe(nonEmpty.length);
+    expect(html).toContain('new margin 0.3');
+    expect(html).toMatch(/every one of 200 decisions reproduces/);
+
+    const tampered: DecisionRecord = { ...recs[0]!, verdict: recs[0]!.verdict === 'move' ? 'stay' : 'move' };
+    const bad = renderReplayHtml(replayDecisions([tampered, ...recs.slice(1)]));
+    expect(bad).toMatch(/do NOT reproduce their recorded verdict/);
+  });
+});
+
+describe('tune page', () => {
+  it('shows the caveat, marks the recommendation on the curve and highlights it in the table', () => {
+    const recs = generateWorkload(300, 8);
+    const report = tuneMargins(recs, { targetMenuRate: 0.05 });
+    const html = renderTuneHtml(report, digestForCharts(recs));
+    expect(html).toContain('rates, not accuracy');
+    const m = report.recommendation!.margin;
+    expect(html).toContain(`recommended: ${m}`);
+    expect(html).toContain(`<b>${m}</b> ◀`);
+    expect(html).toMatch(/Floor sweep — desk \/ embedding/);
+  });
+});
+
+describe('flapping page', () => {
+  it('ranks pairs and conversations as bars, and says so when nothing flapped', () => {
+    const conv = (c: string) => ({ conversationId: c, router: 'desk' });
+    const a = recordOf([s('A', 0.9), s('B', 0.1)], undefined, P, {}, conv('c1'));
+    const b = recordOf([s('B', 0.9), s('A', 0.1)], 'A', P, {}, conv('c1'));
+    const c = recordOf([s('A', 0.9), s('B', 0.1)], 'B', P, {}, conv('c1'));
+    const html = renderFlappingHtml(findFlapping([a, b, c]));
+    expect(html).toContain('A ↔ B');
+    expect(html).toContain('A → B → A (turns 2–3)');
+    const quiet = renderFlappingHtml(findFlapping([a]));
+    expect(quiet).toContain('no data');
+  });
+});
