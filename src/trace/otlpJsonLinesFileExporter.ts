@@ -7,7 +7,7 @@
  * `JsonTraceSerializer` (so the bytes are the real exporter's) and appended as one line, synchronously, so a
  * batch is on disk when the export callback runs and the line order follows the export order.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import type { ExportResult } from '@opentelemetry/core';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -31,7 +31,13 @@ export class OtlpJsonLinesFileExporter implements SpanExporter {
   private batches = 0;
 
   constructor(config: OtlpJsonLinesFileExporterConfig) {
-    this.fd = openSync(config.path, config.append === false ? 'w' : 'a');
+    // O_NOFOLLOW: a link put in the file's place after the caller checked it is refused, not written through.
+    const mode = config.append === false ? constants.O_TRUNC : constants.O_APPEND;
+    this.fd = openSync(
+      config.path,
+      constants.O_WRONLY | constants.O_CREAT | mode | (constants.O_NOFOLLOW ?? 0),
+      0o666,
+    );
   }
 
   /** How many lines (export requests) were written so far. */
