@@ -23,6 +23,7 @@ import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DEMO_TRACE_FILE } from '../../src/cli/commands/demo.js';
+import { OtlpJsonLinesFileExporter } from '../../src/trace/otlpJsonLinesFileExporter.js';
 
 let root: string;
 beforeAll(() => {
@@ -165,5 +166,20 @@ describe('the reading commands write nothing', () => {
     };
     walk(src);
     expect(writers.sort()).toEqual(['cli/commands/demo.ts', 'trace/otlpJsonLinesFileExporter.ts']);
+  });
+});
+
+describe('the trace file exporter behind --out', () => {
+  it('refuses to open a link in the file place even when nothing checked it first (O_NOFOLLOW)', () => {
+    // The demo checks the path before it runs; this closes the gap between that check and the open.
+    const base = fresh('nofollow');
+    const outside = join(base, 'outside.txt');
+    writeFileSync(outside, 'keep me');
+    const link = join(base, DEMO_TRACE_FILE);
+    symlinkSync(outside, link);
+    for (const append of [false, true]) {
+      expect(() => new OtlpJsonLinesFileExporter({ path: link, append })).toThrow(/ELOOP|symbolic link/i);
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('keep me');
   });
 });
