@@ -68,6 +68,14 @@ function readRetryAfter(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** What to do about a 4xx other than 400, for a refused search. */
+export function adviseOnStatus(status: number, example: string): string {
+  if (status === 401 || status === 403) {
+    return 'The store wants credentials (or, for multi-tenant Tempo, an X-Scope-OrgID); routescope sends none: reach the store from inside its network or through a proxy that adds them (docs/sources.md).';
+  }
+  return `Check the URL (the base of the store's HTTP API, e.g. ${example}).`;
+}
+
 /** The start of a body, printable in a message. */
 export function showBody(text: string): string {
   const trimmed = text.trim();

@@ -14,6 +14,7 @@
 import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../instrument/semconv.js';
 import { createTraceRecordBuilder } from './buildTraceRecords.js';
 import {
+  adviseOnStatus,
   fetchJson,
   mapConcurrent,
   resolveHttpFetchConfig,
@@ -114,7 +115,7 @@ export async function* readJaegerTraces(
   )) {
     if (result.kind === 'status') {
       throw new InputError(
-        `${url}: Jaeger refused the search with HTTP ${result.status}: ${showBody(result.body)}. ${result.status === 400 ? 'Check --service and --since.' : 'Check the URL (the query service base, e.g. http://jaeger:16686).'}`,
+        `${url}: Jaeger refused the search with HTTP ${result.status}: ${showBody(result.body)}. ${result.status === 400 ? 'Check --service and --since.' : adviseOnStatus(result.status, 'http://jaeger:16686')}`,
         config.url,
       );
     }

@@ -18,6 +18,7 @@ import {
 } from '../instrument/semconv.js';
 import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
 import {
+  adviseOnStatus,
   fetchJson,
   mapConcurrent,
   resolveHttpFetchConfig,
@@ -148,7 +149,7 @@ export async function* readTempoTraces(
   const search = await fetchJson(searchUrl, http);
   if (search.kind === 'status') {
     throw new InputError(
-      `${searchUrl}: Tempo refused the search with HTTP ${search.status}: ${showBody(search.body)}. ${search.status === 400 ? 'Check the --query TraceQL, and --limit (the store may cap it).' : 'Check the URL (it should be the base of Tempo\u2019s HTTP API, e.g. http://tempo:3200).'}`,
+      `${searchUrl}: Tempo refused the search with HTTP ${search.status}: ${showBody(search.body)}. ${search.status === 400 ? 'Check the --query TraceQL, and --limit (the store may cap it).' : adviseOnStatus(search.status, 'http://tempo:3200')}`,
       config.url,
     );
   }

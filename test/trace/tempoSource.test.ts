@@ -294,6 +294,14 @@ describe('readTempoTraces: a store that fails', () => {
     expect((await failure(config(notTrace.url))).message).toContain('the answer is not a trace');
   });
 
+  it('a store that wants credentials (401): the error says routescope sends none and what to do', async () => {
+    const store = await tempo(() => ({ status: 401, body: 'no org id' }));
+    const err = await failure(config(store.url));
+    expect(store.requests).toHaveLength(1);
+    expect(err.message).toContain("HTTP 401: 'no org id'");
+    expect(err.message).toContain('X-Scope-OrgID');
+  });
+
   it('a rejected query (400) is an error that shows Tempo\u2019s message and points at --query', async () => {
     const store = await tempo(() => ({ status: 400, body: 'invalid TraceQL query: parse error at line 1' }));
     const err = await failure(config(store.url, { query: '{ nonsense' }));
