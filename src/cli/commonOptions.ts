@@ -109,12 +109,19 @@ function readUrlOption(args: CliArgs, key: string, flag: string): string | undef
   const v = args[key];
   if (v === undefined) return undefined;
   const text = String(v);
+  let url: URL | undefined;
   try {
-    const url = new URL(text);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return text;
+    url = new URL(text);
   } catch {
     // Reported below.
   }
+  if (url !== undefined && (url.username !== '' || url.password !== '')) {
+    // Not echoed: the text holds a secret.
+    throw new UsageError(
+      `${flag}: a URL with credentials in it is refused (it would show in reports and process lists); routescope sends no credentials, see docs/sources.md`,
+    );
+  }
+  if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return text;
   throw new UsageError(
     `${flag} must be an http(s) URL such as ${flag === '--tempo' ? 'http://tempo:3200' : 'http://jaeger:16686'}, got '${escapeControlChars(text)}'`,
   );

@@ -231,12 +231,14 @@ describe('routescope analyze --tempo / --jaeger', () => {
       ],
       [['analyze', '--tempo', 'http://127.0.0.1:1', '--since', 'yesterday'], '--since must be'],
       [['analyze', '--tempo', 'tempo:3200'], '--tempo must be an http(s) URL'],
+      [['analyze', '--tempo', 'https://u:s3cret@tempo.example'], 'a URL with credentials in it is refused'],
       [['analyze', '--tempo', 'http://127.0.0.1:1', '--limit', '0'], '--limit must be a whole number'],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toContain(message);
+      expect(r.stderr).not.toContain('s3cret');
     }
   });
 });
