@@ -8,7 +8,6 @@
  * frame header declares (window, or content size for a one-shot frame), so headers are checked first: a lying
  * header is an error, not a multi-GB allocation. In a multi-frame stream only the first header is checked.
  */
-import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Decompress, decompress } from 'fzstd';
 import type { ByteStream } from './peekStream.js';
@@ -39,11 +38,65 @@ export function readZstdFrameHeader(
   return { windowBytes: exponent + (exponent / 8) * (frame[5]! & 7), contentBytes: content };
 }
 
-/** Decompress a whole gzip stream. */
+/** gzip input is fed to zlib in slices this big, so one slice's output (deflate expands ~1032:1 at most) is bounded. */
+const GUNZIP_SLICE = 16 * 1024;
+/** The gzip trailer (CRC32 and length), held back until the input ends: see gunzipStream. */
+const GZIP_TRAILER_BYTES = 8;
+
+/**
+ * Decompress a whole gzip stream. zlib checks a member's trailer in the same step that inflates its last
+ * block, and on a mismatch (or a cut inside that block) the stream fails before handing on that block's text;
+ * so the last 8 bytes are fed on their own after everything before them has been decoded and handed on, and
+ * the error, if any, comes after the text it follows. Output is taken as zlib produces it, one bounded input
+ * slice at a time.
+ */
 export async function* gunzipStream(source: ByteStream): AsyncGenerator<Buffer> {
-  // pipeline destroys both ends on error, so a bad member surfaces as an exception of this iteration.
-  const gunzip = pipeline(Readable.from(source, { objectMode: false }), createGunzip(), () => {});
-  for await (const chunk of gunzip) yield chunk as Buffer;
+  const gunzip = createGunzip();
+  const ready: Buffer[] = [];
+  let failure: { readonly error: unknown } | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  gunzip.on('data', (chunk: Buffer) => ready.push(chunk));
+  gunzip.on('error', (error: unknown) => {
+    failure ??= { error };
+    wake?.();
+  });
+  gunzip.on('end', () => {
+    ended = true;
+    wake?.();
+  });
+  // Resolves when `start` calls back, or when zlib ends or fails (a failed write never calls back).
+  const settle = (start: (done: () => void) => void): Promise<void> =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      start(resolve);
+    }).finally(() => {
+      wake = undefined;
+    });
+  let held: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of source) {
+      const data = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+      const upTo = Math.max(0, data.length - GZIP_TRAILER_BYTES);
+      held = data.subarray(upTo);
+      for (let at = 0; at < upTo && failure === undefined; at += GUNZIP_SLICE) {
+        const slice = data.subarray(at, Math.min(at + GUNZIP_SLICE, upTo));
+        await settle((done) => gunzip.write(slice, () => done()));
+        while (ready.length > 0) yield ready.shift()!;
+      }
+      if (failure !== undefined) break;
+    }
+    if (failure === undefined && !ended) {
+      await settle((done) => {
+        gunzip.end(held);
+        if (ended || failure !== undefined) done();
+      });
+    }
+    while (ready.length > 0) yield ready.shift()!;
+    if (failure !== undefined) throw failure.error;
+  } finally {
+    gunzip.destroy();
+  }
 }
 
 /** Decompress a whole zstd stream (one or more frames). */
