@@ -11,14 +11,24 @@
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { HOSTILE, writeHostileTrace } from './hostileTrace.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The Debian `chromium` found on PATH; CHROMIUM_PATH overrides. */
+function findChromium(): string | undefined {
+  const override = process.env.CHROMIUM_PATH;
+  if (override !== undefined && override !== '') return override;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'chromium');
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+const CHROMIUM = findChromium();
 const CSP_META = /<meta[^>]+http-equiv=["']?Content-Security-Policy["']?[^>]*>/i;
 
 let dir: string;
@@ -27,7 +37,9 @@ let conversationId: string;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package chromium`);
+  if (CHROMIUM === undefined) {
+    throw new Error('chromium is not on PATH (or CHROMIUM_PATH): install the Debian package chromium');
+  }
   dir = mkdtempSync(join(tmpdir(), 'routescope-html-inject-'));
   trace = join(dir, 'hostile.jsonl');
   conversationId = writeHostileTrace(trace).conversationId;
