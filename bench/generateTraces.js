@@ -13,6 +13,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { TextDecoder } from 'node:util';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';

@@ -22,6 +22,7 @@ import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { readLengthFramed } from './readLengthFramed.js';
+import { scanOtlpJsonLine } from './scanOtlpJsonLine.js';
 import { reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
 import type { ReadStats, TraceRecord } from './types.js';
@@ -188,6 +189,12 @@ function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRe
     const message = error instanceof Error ? error.message : String(error);
     return `not valid JSON (truncated or corrupt): ${sanitizeMessage(message, 120)}`;
   }
+  readJsonValue(ctx, value, line, out);
+  return undefined;
+}
+
+/** Read one parsed JSON text (or the selective scan's equivalent); a wrong shape is reported here. */
+function readJsonValue(ctx: FileContext, value: unknown, line: number, out: TraceRecord[]): void {
   let reason: string | undefined;
   try {
     reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
@@ -197,7 +204,6 @@ function readJsonText(ctx: FileContext, text: string, line: number, out: TraceRe
     reason = `could not be read: ${sanitizeMessage(message, 120)}`;
   }
   if (reason !== undefined) badLine(ctx, line, reason);
-  return undefined;
 }
 
 /**
@@ -268,6 +274,13 @@ function readJsonBody(
       return;
     }
     // No span marker at all: cheap to parse, and a wrong shape gets reported.
+  } else if (body[0] === 0x7b) {
+    // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
+    const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
+    if (selective !== undefined) {
+      readJsonValue(ctx, selective, line, out);
+      return;
+    }
   }
   const unparseable = readJsonText(ctx, body.toString('utf8'), line, out);
   if (unparseable === undefined) return;

@@ -1,0 +1,247 @@
+/**
+ * scanOtlpJsonLine — read one OTLP/JSON request line by parsing only the spans that carry the routing marker.
+ *
+ * In agent traces about one span in twenty is a routing span, but nearly every exported batch holds one, so the
+ * line-level pre-filter skips little and JSON.parse of whole requests dominated the read. Here the line's
+ * bytes are walked once (strings skipped, brackets matched, the bytes between tokens checked to be JSON's) to
+ * find each span object; a span whose bytes hold ROUTING_MARKER is sliced out and JSON.parsed on its own, as is
+ * the resource of its `resourceSpans` item, and the others are only counted. The result is a request value
+ * holding those spans in their order (a skipped span is a `0` placeholder, which readOtlpResourceSpans counts
+ * as plain exactly as it counts a span without routing keys), read by the same code as a whole parse, so
+ * records, stats and duplicates come out as a whole parse gives them.
+ *
+ * It only handles the plain shape the Collector writes: `{"resourceSpans":[…]}` with no other top-level key,
+ * `scopeSpans` (not the legacy name), no key twice, no `\u` escape anywhere (a marker spelled with escapes
+ * would be missed). Anything else — or any doubt: a broken token, brackets that do not match, bytes after the
+ * request, a slice that does not parse — returns undefined, nothing recorded, and the caller parses
+ * the line whole, with its bad-line reporting unchanged. As for lines without the marker, a byte flipped
+ * inside a non-routing span's strings or numbers is not seen: the price of not parsing. No I/O.
+ */
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const FAIL = -1;
+
+const KEY_RESOURCE_SPANS = Buffer.from('resourceSpans');
+const KEY_RESOURCE = Buffer.from('resource');
+const KEY_SCOPE_SPANS = Buffer.from('scopeSpans');
+const KEY_LEGACY_SCOPE_SPANS = Buffer.from('instrumentationLibrarySpans');
+const KEY_SPANS = Buffer.from('spans');
+const UNICODE_ESCAPE = Buffer.from('\\u');
+
+/** Bytes that may appear outside strings besides brackets, commas and colons: numbers, literals, space. */
+const SCALAR_BYTE = new Uint8Array(256);
+for (const c of '0123456789+-.eE') SCALAR_BYTE[c.charCodeAt(0)] = 1;
+for (const c of 'truefalsn') SCALAR_BYTE[c.charCodeAt(0)] = 1;
+const SPACE_BYTE = new Uint8Array(256);
+for (const c of ' \t\r\n') SPACE_BYTE[c.charCodeAt(0)] = 1;
+
+/** A request rebuilt from the parsed slices; skipped spans are `0` (readOtlpResourceSpans counts them as plain). */
+interface Rebuilt {
+  resource?: unknown;
+  scopeSpans: Array<{ spans: unknown[] }>;
+}
+
+/** The scanner over one line; positions are byte offsets into `buf`. */
+class LineScanner {
+  private nextMarker: number;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly marker: Buffer,
+  ) {
+    this.nextMarker = buf.indexOf(marker);
+  }
+
+  skipSpace(i: number): number {
+    const buf = this.buf;
+    while (i < buf.length && SPACE_BYTE[buf[i]!] === 1) i++;
+    return i;
+  }
+
+  /** `i` at an opening quote: the index just past the closing quote, or FAIL. */
+  skipString(i: number): number {
+    const buf = this.buf;
+    const end = buf.length;
+    for (i++; i < end; i++) {
+      const c = buf[i]!;
+      if (c === QUOTE) return i + 1;
+      if (c === BACKSLASH) i++;
+    }
+    return FAIL;
+  }
+
+  /** `i` at the start of any value: the index just past it, or FAIL. Brackets must match by kind. */
+  skipValue(i: number): number {
+    const buf = this.buf;
+    const end = buf.length;
+    const first = buf[i];
+    if (first === QUOTE) return this.skipString(i);
+    if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+      const start = i;
+      while (i < end && SCALAR_BYTE[buf[i]!] === 1) i++;
+      return i === start ? FAIL : i;
+    }
+    // A container: a stack of expected closers kept as a string of bits would do; depth and kinds are few.
+    const closers: number[] = [];
+    for (; i < end; i++) {
+      const c = buf[i]!;
+      if (c === QUOTE) {
+        i = this.skipString(i) - 1;
+        if (i < 0) return FAIL;
+      } else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
+      else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        if (closers.pop() !== c) return FAIL;
+        if (closers.length === 0) return i + 1;
+      } else if (c !== COMMA && c !== COLON && SCALAR_BYTE[c] !== 1 && SPACE_BYTE[c] !== 1) return FAIL;
+    }
+    return FAIL;
+  }
+
+  /** Is the key string at `i` (its opening quote) exactly `name`, written without escapes? */
+  keyIs(i: number, keyEnd: number, name: Buffer): boolean {
+    return keyEnd - i - 2 === name.length && this.buf.compare(name, 0, name.length, i + 1, keyEnd - 1) === 0;
+  }
+
+  /** Does the byte range [start, end) contain the marker? (Ranges are asked in increasing order.) */
+  holdsMarker(start: number, end: number): boolean {
+    while (this.nextMarker !== -1 && this.nextMarker < start) {
+      this.nextMarker = this.buf.indexOf(this.marker, this.nextMarker + 1);
+    }
+    return this.nextMarker !== -1 && this.nextMarker + this.marker.length <= end;
+  }
+
+  /**
+   * Walk the members of the object at `i` (its `{`), calling `member(keyStart, keyEnd, valueStart)` for each,
+   * which returns the index past the value or FAIL. Returns the index past the object, or FAIL.
+   */
+  eachMember(i: number, member: (keyStart: number, keyEnd: number, valueStart: number) => number): number {
+    const buf = this.buf;
+    if (buf[i] !== OPEN_BRACE) return FAIL;
+    i = this.skipSpace(i + 1);
+    if (buf[i] === CLOSE_BRACE) return i + 1;
+    for (;;) {
+      if (buf[i] !== QUOTE) return FAIL;
+      const keyEnd = this.skipString(i);
+      if (keyEnd === FAIL) return FAIL;
+      const colon = this.skipSpace(keyEnd);
+      if (buf[colon] !== COLON) return FAIL;
+      const after = member(i, keyEnd, this.skipSpace(colon + 1));
+      if (after === FAIL) return FAIL;
+      i = this.skipSpace(after);
+      if (buf[i] === CLOSE_BRACE) return i + 1;
+      if (buf[i] !== COMMA) return FAIL;
+      i = this.skipSpace(i + 1);
+    }
+  }
+
+  /** Walk the items of the array at `i` (its `[`); `item(start)` returns the index past it or FAIL. */
+  eachItem(i: number, item: (start: number) => number): number {
+    const buf = this.buf;
+    if (buf[i] !== OPEN_BRACKET) return FAIL;
+    i = this.skipSpace(i + 1);
+    if (buf[i] === CLOSE_BRACKET) return i + 1;
+    for (;;) {
+      const after = item(i);
+      if (after === FAIL) return FAIL;
+      i = this.skipSpace(after);
+      if (buf[i] === CLOSE_BRACKET) return i + 1;
+      if (buf[i] !== COMMA) return FAIL;
+      i = this.skipSpace(i + 1);
+    }
+  }
+
+  /** JSON.parse of the byte range, or FAILED_PARSE. */
+  parse(start: number, end: number): unknown {
+    try {
+      return JSON.parse(this.buf.toString('utf8', start, end)) as unknown;
+    } catch {
+      return FAILED_PARSE;
+    }
+  }
+}
+
+const FAILED_PARSE: unique symbol = Symbol('failed parse');
+
+/** The spans of one `scopeSpans` item: marker spans parsed, others `0`. Returns the index past it or FAIL. */
+function scanScope(scanner: LineScanner, start: number, scopes: Rebuilt['scopeSpans']): number {
+  let seenSpans = false;
+  const spans: unknown[] = [];
+  const after = scanner.eachMember(start, (keyStart, keyEnd, valueStart) => {
+    if (!scanner.keyIs(keyStart, keyEnd, KEY_SPANS)) return scanner.skipValue(valueStart);
+    if (seenSpans) return FAIL;
+    seenSpans = true;
+    return scanner.eachItem(valueStart, (spanStart) => {
+      const spanEnd = scanner.skipValue(spanStart);
+      if (spanEnd === FAIL) return FAIL;
+      if (!scanner.holdsMarker(spanStart, spanEnd)) {
+        spans.push(0);
+        return spanEnd;
+      }
+      const span = scanner.parse(spanStart, spanEnd);
+      if (span === FAILED_PARSE) return FAIL;
+      spans.push(span);
+      return spanEnd;
+    });
+  });
+  // No `spans` (or not an array) reads as an empty scope; only an array is handled here.
+  if (!seenSpans) return FAIL;
+  scopes.push({ spans });
+  return after;
+}
+
+/** One `resourceSpans` item. Returns the index past it or FAIL. */
+function scanResourceSpans(scanner: LineScanner, start: number, out: Rebuilt[]): number {
+  const rebuilt: Rebuilt = { scopeSpans: [] };
+  let resourceStart = FAIL;
+  let resourceEnd = FAIL;
+  let seenScopes = false;
+  const after = scanner.eachMember(start, (keyStart, keyEnd, valueStart) => {
+    if (scanner.keyIs(keyStart, keyEnd, KEY_LEGACY_SCOPE_SPANS)) return FAIL;
+    if (scanner.keyIs(keyStart, keyEnd, KEY_RESOURCE)) {
+      if (resourceStart !== FAIL) return FAIL;
+      resourceStart = valueStart;
+      resourceEnd = scanner.skipValue(valueStart);
+      return resourceEnd;
+    }
+    if (scanner.keyIs(keyStart, keyEnd, KEY_SCOPE_SPANS)) {
+      if (seenScopes) return FAIL;
+      seenScopes = true;
+      return scanner.eachItem(valueStart, (scopeStart) => scanScope(scanner, scopeStart, rebuilt.scopeSpans));
+    }
+    return scanner.skipValue(valueStart);
+  });
+  if (after === FAIL || !seenScopes) return FAIL;
+  const hasCandidate = rebuilt.scopeSpans.some((scope) => scope.spans.some((span) => span !== 0));
+  if (hasCandidate && resourceStart !== FAIL) {
+    const resource = scanner.parse(resourceStart, resourceEnd);
+    if (resource === FAILED_PARSE) return FAIL;
+    rebuilt.resource = resource;
+  }
+  out.push(rebuilt);
+  return after;
+}
+
+/**
+ * An OTLP/JSON request line (trimmed) as `{resourceSpans:[…]}` with only its `marker`-holding spans (and their
+ * resources) parsed, or undefined when the line is not in the plain shape handled here.
+ */
+export function scanOtlpJsonLine(body: Buffer, marker: Buffer): { resourceSpans: unknown[] } | undefined {
+  if (body.indexOf(UNICODE_ESCAPE) !== -1) return undefined;
+  const scanner = new LineScanner(body, marker);
+  const list: Rebuilt[] = [];
+  let seenList = false;
+  const end = scanner.eachMember(scanner.skipSpace(0), (keyStart, keyEnd, valueStart) => {
+    if (!scanner.keyIs(keyStart, keyEnd, KEY_RESOURCE_SPANS) || seenList) return FAIL;
+    seenList = true;
+    return scanner.eachItem(valueStart, (itemStart) => scanResourceSpans(scanner, itemStart, list));
+  });
+  if (end === FAIL || !seenList || scanner.skipSpace(end) !== body.length) return undefined;
+  return { resourceSpans: list };
+}

@@ -1,0 +1,151 @@
+/**
+ * scanOtlpJsonLine — the selective read of a routing line gives exactly what a whole JSON.parse gives.
+ *
+ * Law (fast-check): for any OTLP/JSON request built from real routing and plain spans, reshaped the ways
+ * writers differ (key order, whitespace, int64 as strings, extra keys holding any JSON, strings full of
+ * brackets and quotes, non-object span items), reading the scan's value yields the same records and the
+ * same stats as reading JSON.parse of the line — or the scan declines (undefined) and the caller parses whole.
+ * Lines it must decline: cut short, glued, a duplicate key it depends on, the legacy scope name, \u escapes.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
+import { ROUTING_MARKER } from '../../src/trace/readTraceInputs.js';
+import { scanOtlpJsonLine } from '../../src/trace/scanOtlpJsonLine.js';
+import type { TraceRecord } from '../../src/trace/types.js';
+import { recordPlainSpans, recordScenario, toOtlpJson } from './traceScenario.js';
+
+type Json = Record<string, unknown>;
+const MARKER = Buffer.from(ROUTING_MARKER);
+
+let routingRequest: Json;
+let plainRequest: Json;
+
+beforeAll(async () => {
+  routingRequest = JSON.parse(toOtlpJson((await recordScenario()).spans)) as Json;
+  plainRequest = JSON.parse(toOtlpJson(await recordPlainSpans(6))) as Json;
+});
+
+function readValue(value: unknown): { records: TraceRecord[]; stats: unknown; reason: string | undefined } {
+  const stats = createReadStats();
+  const records: TraceRecord[] = [];
+  const reason = readJsonTraceValue(value, { file: 'f', line: 1 }, createTraceRecordBuilder(stats), records);
+  return { records, stats, reason };
+}
+
+/** Read `line` both ways; the scan must agree with the whole parse whenever it answers. */
+function expectSameAsWholeParse(line: string): boolean {
+  const scanned = scanOtlpJsonLine(Buffer.from(line), MARKER);
+  if (scanned === undefined) return false;
+  expect(readValue(scanned)).toEqual(readValue(JSON.parse(line)));
+  return true;
+}
+
+/** Every object's keys in a shuffled order (by the seed), int64-ish numbers as strings when asked. */
+function reshape(value: unknown, seed: number, int64AsStrings: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => reshape(v, seed + i, int64AsStrings));
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Json);
+  entries.sort((a, b) => ((a[0].length * 31 + seed) % 7) - ((b[0].length * 31 + seed) % 7) || 0);
+  const out: Json = {};
+  for (const [k, v] of entries) {
+    out[k] = int64AsStrings && k === 'intValue' ? String(v) : reshape(v, seed * 3 + 1, int64AsStrings);
+  }
+  return out;
+}
+
+/** JSON text with random whitespace between tokens (outside strings). */
+function spaced(text: string, gaps: readonly number[]): string {
+  let out = '';
+  let inString = false;
+  let g = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    out += c;
+    if (inString) {
+      if (c === '\\') out += text[++i];
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if ('{[,:'.includes(c)) out += ' \t\r\n '.slice(0, (gaps[g++ % Math.max(gaps.length, 1)] ?? 0) % 5);
+  }
+  return out;
+}
+
+const extraArb = fc.dictionary(
+  fc
+    .string({ maxLength: 8 })
+    .filter((k) => !/^(resourceSpans|resource|scopeSpans|spans|instrumentationLibrarySpans)$/.test(k)),
+  fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.string().map((s) => `{[${s}"]}\\`),
+  ),
+  { maxKeys: 3 },
+);
+
+describe('scanOtlpJsonLine', () => {
+  it('reads what a whole parse reads, for any reshaped request (fast-check)', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(
+        fc.nat(1000),
+        fc.boolean(),
+        fc.array(fc.nat(9), { maxLength: 40 }),
+        extraArb,
+        extraArb,
+        fc.array(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ name: 'plain {"x":[1]}' })), {
+          maxLength: 3,
+        }),
+        fc.boolean(),
+        (seed, int64AsStrings, gaps, spanExtra, scopeExtra, oddSpans, withPlain) => {
+          const request = structuredClone(routingRequest) as {
+            resourceSpans: Array<Json & { scopeSpans: Array<Json & { spans: unknown[] }> }>;
+          };
+          if (withPlain)
+            request.resourceSpans.push(...(structuredClone(plainRequest).resourceSpans as never[]));
+          const firstScope = request.resourceSpans[0]!.scopeSpans[0]!;
+          Object.assign(firstScope, scopeExtra);
+          const firstSpan = firstScope.spans[0] as Json;
+          for (const [k, v] of Object.entries(spanExtra)) if (!Object.hasOwn(firstSpan, k)) firstSpan[k] = v;
+          firstScope.spans.push(...oddSpans);
+          const line = spaced(JSON.stringify(reshape(request, seed, int64AsStrings)), gaps);
+          if (expectSameAsWholeParse(line)) answered++;
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Declining is always allowed; declining everything would make the fast path useless.
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('finds the routing records of a real request and counts the rest', () => {
+    const line = JSON.stringify(routingRequest);
+    expect(expectSameAsWholeParse(line)).toBe(true);
+    const { records, stats } = readValue(scanOtlpJsonLine(Buffer.from(line), MARKER));
+    expect(records.length).toBeGreaterThan(0);
+    expect((stats as { nonRoutingSpans: number }).nonRoutingSpans).toBeGreaterThan(0);
+  });
+
+  it('declines what it does not handle, so the caller parses the line whole', () => {
+    const line = JSON.stringify(routingRequest);
+    const declined = [
+      line.slice(0, -1),
+      line.slice(0, Math.floor(line.length / 2)),
+      line + line,
+      line + ' x',
+      line.replace('{"resourceSpans":', '{"resourceSpans":[],"resourceSpans":'),
+      line.replace('"scopeSpans"', '"instrumentationLibrarySpans"'),
+      line.replace('"scopeSpans":[{', '"scopeSpans":[{"spans":[],'),
+      line.replace('{"resourceSpans"', '{"other":1,"resourceSpans"'),
+      line.replace('agentfootprint.routing.verdict', 'agentfootprint.routing.\\u0076erdict'),
+      line.replace(':', ':\u00ff'),
+      line.replace('"resource":', '"resource":{},"resource":'),
+      `[${line}]`,
+    ];
+    for (const text of declined)
+      expect(scanOtlpJsonLine(Buffer.from(text), MARKER), text.slice(0, 80)).toBeUndefined();
+  });
+});
