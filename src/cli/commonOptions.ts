@@ -31,6 +31,13 @@ export function withInputs(y: Argv): Argv {
       array: true,
       describe: 'trace files, folders (every file inside) or - for stdin; formats are detected from content',
     })
+    .option('jobs', {
+      type: 'number',
+      requiresArg: true,
+      describe:
+        'reader threads: files, and large JSON-lines files cut at line ends, are read in parallel; same report as --jobs 1',
+      default: 1,
+    })
     .option('tempo', {
       type: 'string',
       requiresArg: true,
@@ -206,6 +213,11 @@ export function readInputs(args: CliArgs): TraceInput[] {
     );
   }
   return list;
+}
+
+/** `--jobs N`: reader threads, 1 to 64. */
+export function readJobs(args: CliArgs): number {
+  return readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
 }
 
 /** Parse every `--fail-on`; a bad one is a usage error. */

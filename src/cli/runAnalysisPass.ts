@@ -4,10 +4,11 @@
  * One pass, streaming: the reader yields records as it parses, the analyses keep only their bounded state,
  * so memory does not grow with the input. Progress goes to stderr on a terminal. An input that cannot be read
  * at all surfaces as the reader's InputError (exit 2); bad lines are in the returned stats. Trace stores
- * (--tempo, --jaeger) are read after the files, into the same stats and sinks.
+ * (--tempo, --jaeger) are read after the files, into the same stats and sinks. With `jobs` > 1 the files are
+ * read by that many threads (readInParallel), merged into the same records in the same order.
  */
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
-import { readTraceInputs, type ReadOptions } from '../trace/readTraceInputs.js';
+import { readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
   describeTraceInput,
@@ -31,6 +32,7 @@ export async function runAnalysisPass(
   inputs: readonly TraceInput[],
   sinks: readonly RecordSink[],
   io: CliIo,
+  jobs = 1,
 ): Promise<InputSummary> {
   const stats = createReadStats();
   const records = { decisions: 0, turns: 0, misroutes: 0 };
@@ -42,6 +44,7 @@ export async function runAnalysisPass(
       {
         ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
         onProgress: (p) => progress.update(p),
+        jobs,
       },
       (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
     );
@@ -65,12 +68,12 @@ export async function runAnalysisPass(
 async function* readAll(
   inputs: readonly TraceInput[],
   stats: ReadStats,
-  options: ReadOptions,
+  options: ParallelReadOptions,
   onEmptyStore: (store: RemoteSource) => void,
 ): AsyncGenerator<TraceRecord> {
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
-  if (paths.length > 0) yield* readTraceInputs(paths, stats, options);
+  if (paths.length > 0) yield* readInParallel(paths, stats, options);
   const builder = createTraceRecordBuilder(stats);
   for (const store of stores) {
     const before = stats.files;

@@ -36,7 +36,14 @@ import {
 import type { EventView, ResourceView, SpanView } from './internal-types.js';
 import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
 import { reportProblem } from './readStats.js';
-import type { MisrouteMark, ReadStats, RecordSource, SpanContextFields, TraceRecord } from './types.js';
+import type {
+  MisrouteMark,
+  ReadProblem,
+  ReadStats,
+  RecordSource,
+  SpanContextFields,
+  TraceRecord,
+} from './types.js';
 
 /** How many routing-span keys one generation of the duplicate filter holds (two generations are kept). */
 export const DEDUPE_GENERATION = 250_000;
@@ -47,6 +54,8 @@ export interface TraceRecordBuilder {
   countPlainSpans(count: number): void;
   /** Read one span view: push its records to `out` (nothing for a plain span, counted as such). */
   addSpan(span: SpanView, resource: ResourceView, source: RecordSource, out: TraceRecord[]): void;
+  /** Apply what classifySpan worked out for a span elsewhere (addSpan is classify, then this). */
+  applySpanOutcome?(outcome: SpanOutcome, out: TraceRecord[]): void;
 }
 
 /** Could a span with these traits hold a routing record? (Readers ask before they build a full view.) */
@@ -82,6 +91,136 @@ function toMark(event: EventView): MisrouteMark {
   };
 }
 
+/**
+ * What one span view amounts to, worked out without the builder's state: everything but the duplicate check.
+ * `--jobs` threads classify; the main thread applies the outcomes in input order (applySpanOutcome), so the
+ * duplicate filter sees the keys in the order a single reader would.
+ */
+export type SpanOutcome =
+  | { readonly kind: 'plain' }
+  | { readonly kind: 'problem'; readonly problem: ReadProblem }
+  | {
+      readonly kind: 'keyed';
+      /** trace id + span id: a repeat of an earlier key is a duplicate and has no other effect. */
+      readonly key: string;
+      readonly routingSpans: number;
+      readonly turnSpans: number;
+      readonly problems: readonly ReadProblem[];
+      readonly records: readonly TraceRecord[];
+    };
+
+/** Work out what `span` gives (see SpanOutcome). Pure. */
+export function classifySpan(span: SpanView, resource: ResourceView, source: RecordSource): SpanOutcome {
+  const attrs = span.attributes;
+  // A tier-2 span that lost its verdict key is damaged routing data, reported as incomplete, not passed
+  // off as a plain span; one that ended in error never had a verdict (the policy threw).
+  const isDecision = attrs.has(ATTR_ROUTING_VERDICT) || (span.name === SPAN_ROUTING_TIER2 && !span.error);
+  const isTurn = attrs.has(ATTR_ROUTING_BY);
+  const misrouteEvents = span.events.filter((e) => e.name === EVENT_ROUTING_MISROUTED);
+  if (!isDecision && !isTurn && misrouteEvents.length === 0) {
+    // A feedback span without a mark, or a span that only looked like a candidate: nothing to record.
+    return { kind: 'plain' };
+  }
+  const traceId = normalizeId(span.traceId, 16);
+  const spanId = normalizeId(span.spanId, 8);
+  const what = isDecision ? 'routing span' : isTurn ? 'turn span' : 'feedback span';
+  if (traceId === undefined || spanId === undefined) {
+    return {
+      kind: 'problem',
+      problem: {
+        file: source.file,
+        line: source.line,
+        kind: 'incomplete',
+        reason:
+          traceId === undefined
+            ? `${what} has no usable trace id (got ${quoteForProblem(span.traceId)}; expected 32 hex digits)`
+            : `${what} has no usable span id (got ${quoteForProblem(span.spanId)}; expected 16 hex digits)`,
+      },
+    };
+  }
+  const key = traceId + spanId;
+  const problems: ReadProblem[] = [];
+  const records: TraceRecord[] = [];
+  const where = `${what} ${spanId} in trace ${traceId}`;
+  const version = toNumber(attrs.get(ATTR_ROUTING_RECORD_VERSION));
+  if (version !== undefined && version > ROUTING_RECORD_VERSION) {
+    problems.push({
+      file: source.file,
+      line: source.line,
+      kind: 'unsupported',
+      reason: `${where} uses record layout ${version}, newer than the ${ROUTING_RECORD_VERSION} this routescope reads; upgrade routescope`,
+    });
+    return {
+      kind: 'keyed',
+      key,
+      routingSpans: isDecision ? 1 : 0,
+      turnSpans: isTurn ? 1 : 0,
+      problems,
+      records,
+    };
+  }
+
+  const parentSpanId = normalizeId(span.parentSpanId, 8);
+  const service = resource.service ?? str(resource.attributes.get(ATTR_SERVICE_NAME));
+  const router = str(attrs.get(ATTR_ROUTING_ROUTER));
+  const scorer = str(attrs.get(ATTR_ROUTING_SCORER_NAME));
+  const conversationId =
+    str(attrs.get(ATTR_GEN_AI_CONVERSATION_ID)) ?? str(resource.attributes.get(ATTR_GEN_AI_CONVERSATION_ID));
+  const agentName =
+    str(attrs.get(ATTR_GEN_AI_AGENT_NAME)) ?? str(resource.attributes.get(ATTR_GEN_AI_AGENT_NAME));
+  const marks = misrouteEvents.map(toMark);
+  const context: SpanContextFields = {
+    traceId,
+    spanId,
+    ...(parentSpanId === undefined ? {} : { parentSpanId }),
+    ...(service === undefined ? {} : { service }),
+    ...(router === undefined ? {} : { router }),
+    ...(scorer === undefined ? {} : { scorer }),
+    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(agentName === undefined ? {} : { agentName }),
+    timeUnixMs: span.timeUnixMs,
+    error: span.error,
+    misroutes: isDecision || isTurn ? marks : [],
+    source,
+  };
+
+  if (isDecision) {
+    const decoded = decodeRoutingAttributes(attrs);
+    if (decoded.kind === 'ok') records.push({ kind: 'decision', ...decoded.value, ...context });
+    else {
+      problems.push({
+        file: source.file,
+        line: source.line,
+        kind: 'incomplete',
+        reason: `${where}: ${decoded.reason}`,
+      });
+    }
+  }
+  if (isTurn) {
+    const turn = decodeTurnAttributes(attrs);
+    if (turn !== undefined) records.push({ kind: 'turn', ...turn, ...context });
+    else {
+      problems.push({
+        file: source.file,
+        line: source.line,
+        kind: 'incomplete',
+        reason: `turn span ${spanId} in trace ${traceId}: ${ATTR_ROUTING_BY} is ${quoteForProblem(attrs.get(ATTR_ROUTING_BY))}, not one of entry, intent, continuity, menu, decider, none`,
+      });
+    }
+  }
+  if (!isDecision && !isTurn) {
+    for (const mark of marks) records.push({ kind: 'misroute', mark, ...context });
+  }
+  return {
+    kind: 'keyed',
+    key,
+    routingSpans: isDecision ? 1 : 0,
+    turnSpans: isTurn ? 1 : 0,
+    problems,
+    records,
+  };
+}
+
 /** A fresh builder writing into `stats`; `dedupeGeneration` sizes the duplicate filter (tests shrink it). */
 export function createTraceRecordBuilder(
   stats: ReadStats,
@@ -100,112 +239,34 @@ export function createTraceRecordBuilder(
     return false;
   };
 
+  const applySpanOutcome = (outcome: SpanOutcome, out: TraceRecord[]): void => {
+    stats.spans++;
+    if (outcome.kind === 'plain') {
+      stats.nonRoutingSpans++;
+      return;
+    }
+    if (outcome.kind === 'problem') {
+      reportProblem(stats, outcome.problem);
+      return;
+    }
+    if (seenBefore(outcome.key)) {
+      stats.duplicates++;
+      return;
+    }
+    stats.routingSpans += outcome.routingSpans;
+    stats.turnSpans += outcome.turnSpans;
+    for (const problem of outcome.problems) reportProblem(stats, problem);
+    for (const record of outcome.records) out.push(record);
+  };
+
   return {
     countPlainSpans(count) {
       stats.spans += count;
       stats.nonRoutingSpans += count;
     },
-
     addSpan(span, resource, source, out) {
-      stats.spans++;
-      const attrs = span.attributes;
-      // A tier-2 span that lost its verdict key is damaged routing data, reported as incomplete, not passed
-      // off as a plain span; one that ended in error never had a verdict (the policy threw).
-      const isDecision = attrs.has(ATTR_ROUTING_VERDICT) || (span.name === SPAN_ROUTING_TIER2 && !span.error);
-      const isTurn = attrs.has(ATTR_ROUTING_BY);
-      const misrouteEvents = span.events.filter((e) => e.name === EVENT_ROUTING_MISROUTED);
-      if (!isDecision && !isTurn && misrouteEvents.length === 0) {
-        // A feedback span without a mark, or a span that only looked like a candidate: nothing to record.
-        stats.nonRoutingSpans++;
-        return;
-      }
-      const traceId = normalizeId(span.traceId, 16);
-      const spanId = normalizeId(span.spanId, 8);
-      const what = isDecision ? 'routing span' : isTurn ? 'turn span' : 'feedback span';
-      if (traceId === undefined || spanId === undefined) {
-        reportProblem(stats, {
-          file: source.file,
-          line: source.line,
-          kind: 'incomplete',
-          reason:
-            traceId === undefined
-              ? `${what} has no usable trace id (got ${quoteForProblem(span.traceId)}; expected 32 hex digits)`
-              : `${what} has no usable span id (got ${quoteForProblem(span.spanId)}; expected 16 hex digits)`,
-        });
-        return;
-      }
-      if (seenBefore(traceId + spanId)) {
-        stats.duplicates++;
-        return;
-      }
-      const where = `${what} ${spanId} in trace ${traceId}`;
-      const version = toNumber(attrs.get(ATTR_ROUTING_RECORD_VERSION));
-      if (version !== undefined && version > ROUTING_RECORD_VERSION) {
-        if (isDecision) stats.routingSpans++;
-        if (isTurn) stats.turnSpans++;
-        reportProblem(stats, {
-          file: source.file,
-          line: source.line,
-          kind: 'unsupported',
-          reason: `${where} uses record layout ${version}, newer than the ${ROUTING_RECORD_VERSION} this routescope reads; upgrade routescope`,
-        });
-        return;
-      }
-
-      const parentSpanId = normalizeId(span.parentSpanId, 8);
-      const service = resource.service ?? str(resource.attributes.get(ATTR_SERVICE_NAME));
-      const router = str(attrs.get(ATTR_ROUTING_ROUTER));
-      const scorer = str(attrs.get(ATTR_ROUTING_SCORER_NAME));
-      const conversationId =
-        str(attrs.get(ATTR_GEN_AI_CONVERSATION_ID)) ??
-        str(resource.attributes.get(ATTR_GEN_AI_CONVERSATION_ID));
-      const agentName =
-        str(attrs.get(ATTR_GEN_AI_AGENT_NAME)) ?? str(resource.attributes.get(ATTR_GEN_AI_AGENT_NAME));
-      const marks = misrouteEvents.map(toMark);
-      const context: SpanContextFields = {
-        traceId,
-        spanId,
-        ...(parentSpanId === undefined ? {} : { parentSpanId }),
-        ...(service === undefined ? {} : { service }),
-        ...(router === undefined ? {} : { router }),
-        ...(scorer === undefined ? {} : { scorer }),
-        ...(conversationId === undefined ? {} : { conversationId }),
-        ...(agentName === undefined ? {} : { agentName }),
-        timeUnixMs: span.timeUnixMs,
-        error: span.error,
-        misroutes: isDecision || isTurn ? marks : [],
-        source,
-      };
-
-      if (isDecision) {
-        stats.routingSpans++;
-        const decoded = decodeRoutingAttributes(attrs);
-        if (decoded.kind === 'ok') out.push({ kind: 'decision', ...decoded.value, ...context });
-        else {
-          reportProblem(stats, {
-            file: source.file,
-            line: source.line,
-            kind: 'incomplete',
-            reason: `${where}: ${decoded.reason}`,
-          });
-        }
-      }
-      if (isTurn) {
-        stats.turnSpans++;
-        const turn = decodeTurnAttributes(attrs);
-        if (turn !== undefined) out.push({ kind: 'turn', ...turn, ...context });
-        else {
-          reportProblem(stats, {
-            file: source.file,
-            line: source.line,
-            kind: 'incomplete',
-            reason: `turn span ${spanId} in trace ${traceId}: ${ATTR_ROUTING_BY} is ${quoteForProblem(attrs.get(ATTR_ROUTING_BY))}, not one of entry, intent, continuity, menu, decider, none`,
-          });
-        }
-      }
-      if (!isDecision && !isTurn) {
-        for (const mark of marks) out.push({ kind: 'misroute', mark, ...context });
-      }
+      applySpanOutcome(classifySpan(span, resource, source), out);
     },
+    applySpanOutcome,
   };
 }

@@ -11,8 +11,13 @@
  * named file in no known format, throws InputError.
  */
 import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrument/semconv.js';
-import { open } from 'node:fs/promises';
-import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
+import { open, type FileHandle } from 'node:fs/promises';
+import {
+  classifySpan,
+  createTraceRecordBuilder,
+  type SpanOutcome,
+  type TraceRecordBuilder,
+} from './buildTraceRecords.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
 import { countOtlpProtoSpans, decodeOtlpProtoRequest } from './decodeOtlpProto.js';
 import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
@@ -23,7 +28,7 @@ import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { readLengthFramed } from './readLengthFramed.js';
 import { scanOtlpJsonLine } from './scanOtlpJsonLine.js';
-import { reportProblem } from './readStats.js';
+import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
 import type { ReadStats, TraceRecord } from './types.js';
 
@@ -498,6 +503,21 @@ async function* readOneInput(
   }
 }
 
+/** Open one input file; a failure is an InputError that says what to do. */
+export async function openInputFile(path: string, input: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    throw new InputError(
+      code === 'EACCES' || code === 'EPERM'
+        ? `${path}: permission denied. Make it readable for this user, or copy it.`
+        : `${path}: cannot be opened (${error instanceof Error ? error.message : String(error)}).`,
+      input,
+    );
+  }
+}
+
 /**
  * Stream records from files, folders (every file inside, sorted by name) and '-' (stdin). Formats are
  * detected from content. Fills `stats` as it goes. Throws InputError when an input cannot be read at all
@@ -522,18 +542,7 @@ export async function* readTraceInputs(
       continue;
     }
     for (const file of files) {
-      let handle;
-      try {
-        handle = await open(file.path, 'r');
-      } catch (error) {
-        const code = (error as { code?: unknown } | null)?.code;
-        throw new InputError(
-          code === 'EACCES' || code === 'EPERM'
-            ? `${file.path}: permission denied. Make it readable for this user, or copy it.`
-            : `${file.path}: cannot be opened (${error instanceof Error ? error.message : String(error)}).`,
-          input,
-        );
-      }
+      const handle = await openInputFile(file.path, input);
       let totalBytes: number | undefined;
       try {
         const info = await handle.stat();
@@ -550,4 +559,108 @@ export async function* readTraceInputs(
       }
     }
   }
+}
+
+/** A piece of work for one reader thread: a whole file, or a byte range of a JSON-lines file cut at line ends. */
+export interface ReadUnit {
+  readonly file: string;
+  readonly named: boolean;
+  /** Byte range [start, end); a whole file when `start` is 0 and `end` undefined and `split` false. */
+  readonly start: number;
+  readonly end?: number;
+  /** A range of a JSON-lines file (read as lines without sniffing the format again). */
+  readonly split: boolean;
+  /** The file's size, for progress. */
+  readonly size?: number;
+}
+
+/** What reading one unit found, to be merged in unit order (see readInParallel.ts). */
+export interface ReadUnitResult {
+  /** Counters and problems; line numbers of a split unit are relative (1 = the unit's first line). */
+  readonly stats: ReadStats;
+  /** What each candidate routing span gives, in order; `problemsBefore` problems of this unit came first. */
+  readonly spans: Array<{ readonly outcome: SpanOutcome; readonly problemsBefore: number }>;
+  /** Lines started in this unit (blank ones too). */
+  readonly lines: number;
+  /** The number the unit's lines were counted from: its line `lineBase + k` is its k-th line. */
+  readonly lineBase: number;
+  /** An input that cannot be read at all (the InputError's message and input). */
+  readonly inputError?: { readonly message: string; readonly input: string };
+}
+
+/**
+ * Read one unit up to the duplicate check: each candidate span's records and problems are worked out here
+ * (classifySpan), and the caller applies them through its one record builder in input order, so duplicates
+ * across units are caught exactly as in a single-threaded read.
+ */
+export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
+  const stats = createReadStats();
+  const spans: Array<ReadUnitResult['spans'][number]> = [];
+  const forward: TraceRecordBuilder = {
+    countPlainSpans(count) {
+      stats.spans += count;
+      stats.nonRoutingSpans += count;
+    },
+    addSpan(span, resource, source) {
+      spans.push({
+        outcome: classifySpan(span, resource, source),
+        problemsBefore: stats.problems.length + stats.problemsDropped,
+      });
+    },
+  };
+  // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
+  const lineBase = unit.split && unit.start > 0 ? 1 : 0;
+  const ctx: FileContext = { file: unit.file, named: unit.named, stats, builder: forward, line: lineBase };
+  let handle: FileHandle;
+  try {
+    handle = await openInputFile(unit.file, unit.file);
+  } catch (error) {
+    if (error instanceof InputError) {
+      return { stats, spans, lines: 0, lineBase, inputError: { message: error.message, input: error.input } };
+    }
+    throw error;
+  }
+  const stream = handle.createReadStream({
+    highWaterMark: 1024 * 1024,
+    start: unit.start,
+    ...(unit.end === undefined ? {} : { end: unit.end - 1 }),
+  });
+  try {
+    const records = unit.split
+      ? readSplitUnit(ctx, toByteStream(stream))
+      : readOneInput(ctx, toByteStream(stream), undefined, {});
+    for await (const record of records) void record;
+  } catch (error) {
+    if (error instanceof InputError) {
+      return {
+        stats,
+        spans,
+        lines: ctx.line - lineBase,
+        lineBase,
+        inputError: { message: error.message, input: error.input },
+      };
+    }
+    throw error;
+  } finally {
+    stream.destroy();
+  }
+  return { stats, spans, lines: ctx.line - lineBase, lineBase };
+}
+
+async function* readSplitUnit(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+  try {
+    yield* readJsonLines(ctx, stream);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    badLine(
+      ctx,
+      ctx.line + 1,
+      `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of this part of the file was not read`,
+    );
+  }
+}
+
+/** Is a file with these first bytes plain (uncompressed) JSON lines, so that it can be cut at line ends? */
+export function isPlainJsonLines(head: Buffer, ended: boolean): boolean {
+  return sniff(head, ended).kind === 'json-lines';
 }

@@ -26,6 +26,8 @@ const CLOSE_BRACKET = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const FAIL = -1;
+/** Bytes of a string skipped one by one before a native search takes over. */
+const SHORT_STRING = 48;
 
 const KEY_RESOURCE_SPANS = Buffer.from('resourceSpans');
 const KEY_RESOURCE = Buffer.from('resource');
@@ -64,14 +66,26 @@ class LineScanner {
     return i;
   }
 
-  /** `i` at an opening quote: the index just past the closing quote, or FAIL. */
+  /**
+   * `i` at an opening quote: the index just past the closing quote, or FAIL. Short strings (keys, ids) are
+   * skipped byte by byte; past SHORT_STRING bytes a native search for the quote takes over (prompts and
+   * completions run to kilobytes), a quote counting as the end when an even run of backslashes precedes it.
+   */
   skipString(i: number): number {
     const buf = this.buf;
     const end = buf.length;
-    for (i++; i < end; i++) {
+    const stop = Math.min(end, i + SHORT_STRING);
+    for (i++; i < stop; i++) {
       const c = buf[i]!;
       if (c === QUOTE) return i + 1;
       if (c === BACKSLASH) i++;
+    }
+    if (i >= end) return FAIL;
+    // Resume at i (never inside an escape: the loop stepped over every escaped byte).
+    for (let q = buf.indexOf(QUOTE, i); q !== -1; q = buf.indexOf(QUOTE, q + 1)) {
+      let backslashes = 0;
+      while (q - 1 - backslashes >= i && buf[q - 1 - backslashes] === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) return q + 1;
     }
     return FAIL;
   }
@@ -111,9 +125,8 @@ class LineScanner {
 
   /** Does the byte range [start, end) contain the marker? (Ranges are asked in increasing order.) */
   holdsMarker(start: number, end: number): boolean {
-    while (this.nextMarker !== -1 && this.nextMarker < start) {
-      this.nextMarker = this.buf.indexOf(this.marker, this.nextMarker + 1);
-    }
+    if (this.nextMarker !== -1 && this.nextMarker < start)
+      this.nextMarker = this.buf.indexOf(this.marker, start);
     return this.nextMarker !== -1 && this.nextMarker + this.marker.length <= end;
   }
 

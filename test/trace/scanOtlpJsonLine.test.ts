@@ -82,6 +82,8 @@ const extraArb = fc.dictionary(
   fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     fc.string().map((s) => `{[${s}"]}\\`),
+    // Long strings: past its first bytes the scanner searches natively; an escaped quote must not end them.
+    fc.string({ minLength: 40, maxLength: 160 }).map((s) => `${s}\\"\\\\${s}\\`),
   ),
   { maxKeys: 3 },
 );

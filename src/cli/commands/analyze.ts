@@ -11,6 +11,7 @@ import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
   readInputs,
+  readJobs,
   readInteger,
   readNumber,
   reportFailedGates,
@@ -52,7 +53,7 @@ export const analyzeCommand: CliCommand = {
     const digest = ctx.format === 'html' ? createChartDigest() : undefined;
     const sinks: RecordSink[] = [summary, hotspots, floorless];
     if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const s = summary.finish();
     const { results, exitCode } = settleGates(gates, s);
     const view = {

@@ -7,7 +7,7 @@
 import { createExplainAnalysis } from '../../analyze/explainDecisions.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
-import { readInputs, withInputs } from '../commonOptions.js';
+import { readInputs, readJobs, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { explainToDocument, explainToJson } from '../format/presentExplain.js';
@@ -56,7 +56,7 @@ export const explainCommand: CliCommand = {
     const jaegerUrl = readUrl(args, 'jaegerUrl', '--jaeger-url');
     const grafanaUrl = readUrl(args, 'grafanaUrl', '--grafana-url');
     const analysis = createExplainAnalysis(id);
-    const input = await runAnalysisPass(inputs, [analysis], ctx.io);
+    const input = await runAnalysisPass(inputs, [analysis], ctx.io, readJobs(args));
     const report = analysis.finish();
     const links: Record<string, TraceLinks> = {};
     if (jaegerUrl !== undefined || grafanaUrl !== undefined) {

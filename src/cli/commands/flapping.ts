@@ -6,7 +6,7 @@ import { createChartDigest } from '../../analyze/chartDigest.js';
 import { createFlappingAnalysis, resolveFlappingConfig } from '../../analyze/flapping.js';
 import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
-import { readInputs, readInteger, withInputs } from '../commonOptions.js';
+import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { flappingToDocument, flappingToJson } from '../format/presentFlapping.js';
 import { renderFlappingHtml } from '../html/renderFlappingHtml.js';
@@ -49,7 +49,7 @@ export const flappingCommand: CliCommand = {
     const digest = ctx.format === 'html' ? createChartDigest() : undefined;
     const sinks: RecordSink[] = [analysis];
     if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const report = analysis.finish();
     const view = { report, input };
     emitReport(ctx, {

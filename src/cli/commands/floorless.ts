@@ -7,6 +7,7 @@ import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
   readInputs,
+  readJobs,
   readNumber,
   reportFailedGates,
   settleGates,
@@ -42,7 +43,7 @@ export const floorlessCommand: CliCommand = {
     const analysis = createFloorlessAnalysis({ weakestPercent });
     const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
     const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const { results, exitCode } =
       summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
     const view = { report: analysis.finish(), input, gates: results };

@@ -10,6 +10,7 @@ import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
   readInputs,
+  readJobs,
   readInteger,
   reportFailedGates,
   settleGates,
@@ -55,7 +56,7 @@ export const hotspotsCommand: CliCommand = {
     const analysis = createHotspotAnalysis({ by, top, minCount });
     const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
     const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const { results, exitCode } =
       summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
     const view = { report: analysis.finish(), input, gates: results };

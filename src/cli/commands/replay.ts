@@ -9,7 +9,7 @@ import type { ReplayThresholds } from '../../analyze/replayDecision.js';
 import type { Argv } from 'yargs';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
-import { readInputs, readInteger, readNumber, withInputs } from '../commonOptions.js';
+import { readInputs, readJobs, readInteger, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { replayToDocument, replayToJson } from '../format/presentReplay.js';
@@ -76,7 +76,7 @@ export const replayCommand: CliCommand = {
     const digest = ctx.format === 'html' ? createChartDigest() : undefined;
     const sinks: RecordSink[] = [analysis];
     if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const report = analysis.finish();
     const view = { report, input };
     emitReport(ctx, {

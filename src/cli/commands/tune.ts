@@ -7,7 +7,7 @@ import { createChartDigest } from '../../analyze/chartDigest.js';
 import { createTuneAnalysis, resolveTuneConfig, type TuneConfig } from '../../analyze/tune.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
-import { readInputs, readNumber, withInputs } from '../commonOptions.js';
+import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { tuneToDocument, tuneToJson } from '../format/presentTune.js';
 import { renderTuneHtml } from '../html/renderTuneHtml.js';
@@ -48,7 +48,7 @@ export const tuneCommand: CliCommand = {
     const digest = ctx.format === 'html' ? createChartDigest() : undefined;
     const sinks: RecordSink[] = [analysis];
     if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io);
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const report = analysis.finish();
     const view = { report, input };
     emitReport(ctx, {

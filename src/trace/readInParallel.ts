@@ -1,0 +1,278 @@
+/**
+ * readInParallel — `--jobs N`: the same records and stats as readTraceInputs, read by N worker threads.
+ *
+ * Work is cut into units: every file is one unit, except a plain (uncompressed) JSON-lines file of at least
+ * 2·SPLIT_MIN_BYTES, which is cut at line ends into parts of about size ÷ (4·N) (at least SPLIT_MIN_BYTES) so
+ * the threads stay busy. Threads scan, parse and decode: each unit answers with its counters, its problems and,
+ * per candidate routing span, its records and problems up to the duplicate check (classifySpan). The main
+ * thread merges the answers strictly in unit order: problems and spans interleaved as they occurred, line
+ * numbers of a part shifted by the lines of the parts before it, and every span's outcome applied through one
+ * record builder, which keeps the one duplicate filter. So the records, their order, the problems
+ * and the duplicate count are those of `--jobs 1`, and duplicates are caught across files and parts exactly as
+ * a single reader catches them (the bounded filter sees the same keys in the same order). Standard input is
+ * not parallel: with '-' among the inputs everything is read by readTraceInputs. Where the compiled worker
+ * script is missing (running from the TypeScript sources, as the tests do) units run on the main thread
+ * through the same code. At most 2·N units are read ahead of the merge, so memory stays bounded.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createTraceRecordBuilder, type SpanOutcome } from './buildTraceRecords.js';
+import { InputError } from './inputError.js';
+import { listInputFiles } from './listInputFiles.js';
+import { reportProblem } from './readStats.js';
+import {
+  isPlainJsonLines,
+  MAX_LINE_BYTES,
+  openInputFile,
+  readInputUnit,
+  readTraceInputs,
+  type ReadOptions,
+  type ReadUnit,
+  type ReadUnitResult,
+} from './readTraceInputs.js';
+import type { ReadProblem, ReadStats, RecordSource, TraceRecord } from './types.js';
+
+/** Files smaller than this are never cut; parts are at least this long. */
+export const SPLIT_MIN_BYTES = 8 * 1024 * 1024;
+const HEAD_BYTES = 64 * 1024;
+const SEEK_STEP = 64 * 1024;
+
+/** Reads units somewhere (worker threads, or this thread) and closes down when done. */
+export interface UnitRunner {
+  run(unit: ReadUnit): Promise<ReadUnitResult>;
+  close(): Promise<void>;
+}
+
+/** Options of a parallel read. */
+export interface ParallelReadOptions extends ReadOptions {
+  /** Worker threads (1 reads on this thread, as readTraceInputs). */
+  jobs: number;
+  /** Where units run; default worker threads (or this thread without a compiled worker script). */
+  runner?: UnitRunner;
+  /** Override SPLIT_MIN_BYTES (tests cut small files). */
+  splitMinBytes?: number;
+}
+
+/** Units run on this thread, one at a time. */
+export function createInThreadRunner(): UnitRunner {
+  return { run: (unit) => readInputUnit(unit), close: async () => {} };
+}
+
+/** A pool of `jobs` worker threads running readWorker.js; falls back to this thread without it. */
+export function createWorkerRunner(jobs: number): UnitRunner {
+  const script = new URL('./readWorker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(script))) return createInThreadRunner();
+  const idle: Worker[] = [];
+  const all: Worker[] = [];
+  const waiting: Array<(worker: Worker) => void> = [];
+  let nextId = 0;
+  const take = (): Promise<Worker> => {
+    const worker = idle.pop();
+    if (worker !== undefined) return Promise.resolve(worker);
+    if (all.length < jobs) {
+      const fresh = new Worker(script);
+      all.push(fresh);
+      return Promise.resolve(fresh);
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const give = (worker: Worker): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next(worker);
+    else idle.push(worker);
+  };
+  return {
+    async run(unit) {
+      const worker = await take();
+      const id = nextId++;
+      try {
+        return await new Promise<ReadUnitResult>((resolve, reject) => {
+          const onMessage = (m: { id: number; result?: ReadUnitResult; error?: string }): void => {
+            if (m.id !== id) return;
+            worker.off('message', onMessage);
+            worker.off('error', onError);
+            if (m.result !== undefined) resolve(m.result);
+            else reject(new Error(m.error ?? 'the reader thread failed'));
+          };
+          const onError = (error: Error): void => {
+            worker.off('message', onMessage);
+            reject(error);
+          };
+          worker.on('message', onMessage);
+          worker.once('error', onError);
+          worker.postMessage({ id, unit });
+        });
+      } finally {
+        give(worker);
+      }
+    },
+    async close() {
+      await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The byte offset just past the first `\n` at or after `from`, or undefined (none within a line's bound). */
+async function lineEndAfter(
+  handle: Awaited<ReturnType<typeof openInputFile>>,
+  from: number,
+  size: number,
+): Promise<number | undefined> {
+  const buf = Buffer.allocUnsafe(SEEK_STEP);
+  for (let at = from; at < size && at - from <= MAX_LINE_BYTES; at += SEEK_STEP) {
+    const { bytesRead } = await handle.read(buf, 0, SEEK_STEP, at);
+    if (bytesRead === 0) return undefined;
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl !== -1) return at + nl + 1;
+  }
+  return undefined;
+}
+
+/** The units of every input, in read order. */
+async function planUnits(inputs: readonly string[], jobs: number, splitMin: number): Promise<ReadUnit[]> {
+  const expanded: Array<{ input: string; files: Awaited<ReturnType<typeof listInputFiles>> }> = [];
+  for (const input of inputs) expanded.push({ input, files: await listInputFiles(input) });
+  const units: ReadUnit[] = [];
+  for (const { input, files } of expanded) {
+    for (const file of files) {
+      const handle = await openInputFile(file.path, input);
+      try {
+        const info = await handle.stat();
+        const size = info.isFile() ? info.size : undefined;
+        const whole: ReadUnit = {
+          file: file.path,
+          named: file.named,
+          start: 0,
+          split: false,
+          ...(size === undefined ? {} : { size }),
+        };
+        if (!info.isFile() || info.size < 2 * splitMin) {
+          units.push(whole);
+          continue;
+        }
+        const head = Buffer.allocUnsafe(HEAD_BYTES);
+        const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+        if (!isPlainJsonLines(head.subarray(0, bytesRead), bytesRead < HEAD_BYTES)) {
+          units.push(whole);
+          continue;
+        }
+        const part = Math.max(splitMin, Math.ceil(info.size / (4 * jobs)));
+        let start = 0;
+        while (start < info.size) {
+          const end =
+            start + part >= info.size ? undefined : await lineEndAfter(handle, start + part - 1, info.size);
+          units.push({
+            file: file.path,
+            named: file.named,
+            start,
+            ...(end === undefined ? {} : { end }),
+            split: true,
+            size: info.size,
+          });
+          if (end === undefined) break;
+          start = end;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  return units;
+}
+
+/** A problem of a part, its line shifted to the file's numbering (a part's line 1 is `offset + 1`). */
+function shift(problem: ReadProblem, unit: ReadUnit, offset: number): ReadProblem {
+  return unit.split && problem.line > 0 ? { ...problem, line: problem.line + offset } : problem;
+}
+
+/** A part's outcome with its line numbers shifted to the file's numbering. */
+function shiftOutcome(outcome: SpanOutcome, offset: number): SpanOutcome {
+  const line = (source: RecordSource): RecordSource => ({ ...source, line: source.line + offset });
+  if (outcome.kind === 'plain') return outcome;
+  if (outcome.kind === 'problem')
+    return { ...outcome, problem: { ...outcome.problem, line: outcome.problem.line + offset } };
+  return {
+    ...outcome,
+    problems: outcome.problems.map((p) => ({ ...p, line: p.line + offset })),
+    records: outcome.records.map((r) => ({ ...r, source: line(r.source) })),
+  };
+}
+
+/**
+ * Stream records from files and folders with `jobs` threads; same records, order and stats as
+ * readTraceInputs. Throws InputError as it does (a missing input before anything is read).
+ */
+export async function* readInParallel(
+  inputs: readonly string[],
+  stats: ReadStats,
+  options: ParallelReadOptions,
+): AsyncGenerator<TraceRecord> {
+  if (options.jobs <= 1 || inputs.includes('-')) {
+    yield* readTraceInputs(inputs, stats, options);
+    return;
+  }
+  const units = await planUnits(inputs, options.jobs, options.splitMinBytes ?? SPLIT_MIN_BYTES);
+  const runner = options.runner ?? createWorkerRunner(options.jobs);
+  const builder = createTraceRecordBuilder(stats);
+  const applyOutcome = builder.applySpanOutcome!;
+  const pending: Array<Promise<ReadUnitResult>> = [];
+  let launched = 0;
+  const launch = (): void => {
+    while (launched < units.length && pending.length < 2 * options.jobs) {
+      const promise = runner.run(units[launched++]!);
+      promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
+      pending.push(promise);
+    }
+  };
+  let lineOffset = 0;
+  let lastFile: string | undefined;
+  const out: TraceRecord[] = [];
+  try {
+    for (const unit of units) {
+      launch();
+      const result = await pending.shift()!;
+      if (unit.file !== lastFile) {
+        lastFile = unit.file;
+        lineOffset = 0;
+        if (unit.split) stats.files++;
+      }
+      const r = result.stats;
+      stats.files += r.files;
+      stats.lines += r.lines;
+      stats.spans += r.spans;
+      stats.nonRoutingSpans += r.nonRoutingSpans;
+      const offset = lineOffset - result.lineBase;
+      let merged = 0;
+      const mergeProblemsUpTo = (count: number): void => {
+        for (; merged < count; merged++) {
+          const problem = r.problems[merged];
+          if (problem === undefined) stats.problemsDropped++;
+          else reportProblem(stats, shift(problem, unit, offset));
+        }
+      };
+      for (const { outcome, problemsBefore } of result.spans) {
+        mergeProblemsUpTo(problemsBefore);
+        applyOutcome(unit.split ? shiftOutcome(outcome, offset) : outcome, out);
+        if (out.length > 0) {
+          yield* out;
+          out.length = 0;
+        }
+      }
+      mergeProblemsUpTo(r.problems.length + r.problemsDropped);
+      if (result.inputError !== undefined)
+        throw new InputError(result.inputError.message, result.inputError.input);
+      lineOffset += result.lines;
+      const bytesRead = unit.end ?? unit.size;
+      if (bytesRead !== undefined) {
+        options.onProgress?.({
+          file: unit.file,
+          bytesRead,
+          ...(unit.size === undefined ? {} : { totalBytes: unit.size }),
+        });
+      }
+    }
+  } finally {
+    await runner.close();
+  }
+}
