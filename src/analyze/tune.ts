@@ -29,6 +29,8 @@ export interface TuneConfig {
   readonly targetMenuRate?: number;
   /** Recommend the widest margin whose near-tie rate stays at or below this share. */
   readonly targetNearTieRate?: number;
+  /** For each floorless scorer, recommend the highest floor whose `unmatched` rate stays at or below this. */
+  readonly targetUnmatchedRate?: number;
   /** First margin swept. @default 0 */
   readonly from: number;
   /** Last margin swept. @default 0.5 */
@@ -74,6 +76,7 @@ export function resolveTuneConfig(config: Partial<TuneConfig> = {}): TuneConfig 
   for (const [name, v] of [
     ['target menu rate', cfg.targetMenuRate],
     ['target near-tie rate', cfg.targetNearTieRate],
+    ['target unmatched rate', cfg.targetUnmatchedRate],
   ] as const) {
     if (v !== undefined && !(v >= 0 && v <= 1))
       throw new RangeError(`tune: ${name} must be within 0..1, got ${v}`);
@@ -139,14 +142,26 @@ export interface FloorSweep {
     readonly nearTieRate: number;
     readonly menuRate: number;
   }[];
+  /**
+   * With a target unmatched rate: the highest floor (a recorded top score) whose replayed unmatched rate stays at
+   * or below it, with the rates it gives; absent when even the weakest top score would exceed the target.
+   */
+  readonly recommended?: FloorSweepRow;
 }
+
+/** One floor of a floor sweep and the rates it gives on replay. */
+export type FloorSweepRow = Omit<FloorSweep['rows'][number], 'share'>;
 
 /** The tune report. */
 export interface TuneReport {
   readonly kind: 'tune';
   /** Always says that rates are tuned, not accuracy. */
   readonly caveat: string;
-  readonly targets: { readonly menuRate?: number; readonly nearTieRate?: number };
+  readonly targets: {
+    readonly menuRate?: number;
+    readonly nearTieRate?: number;
+    readonly unmatchedRate?: number;
+  };
   readonly where: DecisionFilter;
   readonly selection: string;
   readonly excluded: number;
@@ -363,6 +378,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
         targets: {
           ...(cfg.targetMenuRate === undefined ? {} : { menuRate: cfg.targetMenuRate }),
           ...(cfg.targetNearTieRate === undefined ? {} : { nearTieRate: cfg.targetNearTieRate }),
+          ...(cfg.targetUnmatchedRate === undefined ? {} : { unmatchedRate: cfg.targetUnmatchedRate }),
         },
         where: cfg.where,
         selection: describeFilter(cfg.where),
@@ -382,7 +398,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
         ...(misroutes === undefined ? {} : { misroutes }),
         floors: [...samples.values()]
           .sort((a, b) => b.seen - a.seen)
-          .map((s) => sweepFloors(s, cfg.floorShares)),
+          .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate)),
       };
     },
   };
@@ -502,6 +518,7 @@ function summarizeMisroutes(
 function sweepFloors(
   s: { router: string | null; scorer: string | null; seen: number; kept: readonly DecisionRecord[] },
   shares: readonly number[],
+  targetUnmatchedRate: number | undefined,
 ): FloorSweep {
   const tops = s.kept
     .map((d) => d.ranked.find((c) => Number.isFinite(c.score))?.score)
@@ -514,23 +531,58 @@ function sweepFloors(
     const floor = tops[Math.min(tops.length - 1, Math.max(0, Math.ceil(share * tops.length) - 1))]!;
     if (seenFloors.has(floor)) continue;
     seenFloors.add(floor);
-    const v = createVerdictCounts();
-    let nearTies = 0;
-    let n = 0;
-    for (const d of s.kept) {
-      const o = replayDecision(d, { floor });
-      if (o.kind !== 'replayed') continue;
-      n++;
-      v[o.verdict]++;
-      if (o.nearTie) nearTies++;
-    }
-    rows.push({
-      share,
-      floor,
-      unmatchedRate: rateOf(v.unmatched, n),
-      nearTieRate: rateOf(nearTies, n),
-      menuRate: rateOf(v.menu, n),
-    });
+    rows.push({ share, ...replayFloor(s.kept, floor) });
   }
-  return { router: s.router, scorer: s.scorer, decisions: s.seen, sampled: s.kept.length, rows };
+  const recommended =
+    targetUnmatchedRate === undefined ? undefined : recommendFloor(s.kept, tops, targetUnmatchedRate);
+  return {
+    router: s.router,
+    scorer: s.scorer,
+    decisions: s.seen,
+    sampled: s.kept.length,
+    rows,
+    ...(recommended === undefined ? {} : { recommended }),
+  };
+}
+
+/** Replay every kept decision under `floor` and return the rates it gives. */
+function replayFloor(kept: readonly DecisionRecord[], floor: number): FloorSweepRow {
+  const v = createVerdictCounts();
+  let nearTies = 0;
+  let n = 0;
+  for (const d of kept) {
+    const o = replayDecision(d, { floor });
+    if (o.kind !== 'replayed') continue;
+    n++;
+    v[o.verdict]++;
+    if (o.nearTie) nearTies++;
+  }
+  return {
+    floor,
+    unmatchedRate: rateOf(v.unmatched, n),
+    nearTieRate: rateOf(nearTies, n),
+    menuRate: rateOf(v.menu, n),
+  };
+}
+
+/**
+ * The highest recorded top score that, as a floor, keeps the replayed unmatched rate at or below `target`.
+ * A floor F makes a decision unmatched when its top score is at or below F, so the k-th weakest top score is
+ * the candidate (k = ⌊target·n⌋); ties at that score can push the rate over, so lower candidates are tried,
+ * each confirmed by replay.
+ */
+function recommendFloor(
+  kept: readonly DecisionRecord[],
+  ascendingTops: readonly number[],
+  target: number,
+): FloorSweepRow | undefined {
+  let k = Math.floor(target * ascendingTops.length + 1e-9);
+  while (k > 0) {
+    const floor = ascendingTops[k - 1]!;
+    const row = replayFloor(kept, floor);
+    if (row.unmatchedRate <= target) return row;
+    // Step below every top score tied with this one.
+    while (k > 0 && ascendingTops[k - 1] === floor) k--;
+  }
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { replayDecision } from '../../src/analyze/replayDecision.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { resolveTuneConfig, sweepMargins, tuneMargins, TUNE_CAVEAT } from '../../src/analyze/tune.js';
 import type { MisrouteRecord, TraceRecord } from '../../src/trace/types.js';
@@ -152,5 +153,50 @@ describe('tune floor sweep', () => {
       expect(row.unmatchedRate).toBeGreaterThanOrEqual(row.share - 1e-9);
       expect(row.unmatchedRate).toBeLessThanOrEqual(row.share + 2 / f.sampled);
     }
+  });
+
+  it('recommends the highest floor whose replayed unmatched rate meets the target', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (rows, target) => {
+          const records = rows.map((scores) =>
+            recordOf(
+              scores.map((score, i) => s(`c${i}`, Math.round(score * 20) / 20)),
+              undefined,
+              P,
+              {},
+              { router: 'r', scorer: 'embedding' },
+            ),
+          );
+          const f = tuneMargins(records, { targetUnmatchedRate: target }).floors[0]!;
+          const unmatchedUnder = (floor: number) =>
+            records.filter((d) => {
+              const o = replayDecision(d, { floor });
+              return o.kind === 'replayed' && o.verdict === 'unmatched';
+            }).length / records.length;
+          const tops = [...new Set(records.map((d) => d.ranked[0]!.score))].sort((a, b) => a - b);
+          if (f.recommended === undefined) {
+            // Not even the weakest top score meets the target.
+            expect(unmatchedUnder(tops[0]!)).toBeGreaterThan(target);
+            return;
+          }
+          expect(f.recommended.unmatchedRate).toBe(unmatchedUnder(f.recommended.floor));
+          expect(f.recommended.unmatchedRate).toBeLessThanOrEqual(target);
+          const higher = tops.find((t) => t > f.recommended!.floor);
+          if (higher !== undefined) expect(unmatchedUnder(higher)).toBeGreaterThan(target);
+        },
+      ),
+    );
+  });
+
+  it('without a target unmatched rate there is no recommended floor', () => {
+    const t = tuneMargins(generateWorkload(300, 3));
+    expect(t.floors.every((f) => f.recommended === undefined)).toBe(true);
+    expect(t.targets.unmatchedRate).toBeUndefined();
   });
 });

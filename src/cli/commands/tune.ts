@@ -32,6 +32,11 @@ export const tuneCommand: CliCommand = {
         requiresArg: true,
         describe: 'highest acceptable near-tie rate (0..1)',
       })
+      .option('target-unmatched-rate', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'for floorless scorers: highest acceptable unmatched rate under a recommended floor (0..1)',
+      })
       .option('from', { type: 'number', requiresArg: true, describe: 'first margin swept', default: 0 })
       .option('to', { type: 'number', requiresArg: true, describe: 'last margin swept', default: 0.5 })
       .option('step', { type: 'number', requiresArg: true, describe: 'sweep step', default: 0.01 })
@@ -40,6 +45,10 @@ export const tuneCommand: CliCommand = {
         'the widest margin asking the user at most 5% of the time',
       )
       .example('$0 tune traces/ --target-near-tie-rate 0.1 --where router=support-desk', 'one router')
+      .example(
+        '$0 tune traces/ --target-unmatched-rate 0.05',
+        'a floor for each floorless scorer that says "no match" at most 5% of the time',
+      )
       .example('$0 tune traces/ --target-menu-rate 0.05 --format html > tune.html', 'the curve as a page'),
   async run(args, ctx) {
     const inputs = readInputs(args);
@@ -63,6 +72,7 @@ export const tuneCommand: CliCommand = {
 function readTuneConfig(args: CliArgs): Partial<TuneConfig> {
   const targetMenuRate = readNumber(args, 'targetMenuRate', '--target-menu-rate', 0, 1);
   const targetNearTieRate = readNumber(args, 'targetNearTieRate', '--target-near-tie-rate', 0, 1);
+  const targetUnmatchedRate = readNumber(args, 'targetUnmatchedRate', '--target-unmatched-rate', 0, 1);
   const from = readNumber(args, 'from', '--from', 0, 1);
   const to = readNumber(args, 'to', '--to', 0, 1);
   const step = readNumber(args, 'step', '--step', Number.MIN_VALUE, 1);
@@ -70,6 +80,7 @@ function readTuneConfig(args: CliArgs): Partial<TuneConfig> {
     where: readWhere(args),
     ...(targetMenuRate === undefined ? {} : { targetMenuRate }),
     ...(targetNearTieRate === undefined ? {} : { targetNearTieRate }),
+    ...(targetUnmatchedRate === undefined ? {} : { targetUnmatchedRate }),
     ...(from === undefined ? {} : { from }),
     ...(to === undefined ? {} : { to }),
     ...(step === undefined ? {} : { step }),

@@ -64,6 +64,9 @@ export function tuneToDocument(v: TuneView): ReportDocument {
           [
             r.targets.menuRate === undefined ? undefined : `menu rate <= ${r.targets.menuRate}`,
             r.targets.nearTieRate === undefined ? undefined : `near-tie rate <= ${r.targets.nearTieRate}`,
+            r.targets.unmatchedRate === undefined
+              ? undefined
+              : `unmatched rate <= ${r.targets.unmatchedRate} (floorless scorers)`,
           ]
             .filter((x) => x !== undefined)
             .join(' and ') || 'none (give --target-menu-rate or --target-near-tie-rate)',
@@ -173,6 +176,16 @@ export function tuneToDocument(v: TuneView): ReportDocument {
         formatPercent(row.menuRate),
       ]),
     });
+    if (r.targets.unmatchedRate !== undefined) {
+      const rec = f.recommended;
+      blocks.push({
+        kind: 'paragraph',
+        text:
+          rec === undefined
+            ? `No floor keeps unmatched at or below ${formatPercent(r.targets.unmatchedRate)}: even the weakest top score, as a floor, makes more decisions unmatched.`
+            : `Recommended floor ${formatScore(rec.floor)}: unmatched ${formatPercent(rec.unmatchedRate)} (target ${formatPercent(r.targets.unmatchedRate)}), near-tie rate ${formatPercent(rec.nearTieRate)}, menu rate ${formatPercent(rec.menuRate)}.`,
+      });
+    }
   }
   blocks.push(...inputBlocks(v.input));
   return blocks;

@@ -138,7 +138,11 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
   for (const f of report.floors) {
     sections.push({
       title: `Floor sweep — ${f.router ?? '(no router)'} / ${f.scorer ?? '(no scorer)'}`,
-      intro: `This scorer judged ${formatNumber(f.decisions)} decisions with no floor; each floor below is replayed on ${f.sampled === f.decisions ? 'all of them' : `a sample of ${formatNumber(f.sampled)}`}.`,
+      intro:
+        `This scorer judged ${formatNumber(f.decisions)} decisions with no floor; each floor below is replayed on ${f.sampled === f.decisions ? 'all of them' : `a sample of ${formatNumber(f.sampled)}`}.` +
+        (f.recommended === undefined
+          ? ''
+          : ` Recommended floor ${formatNumber(f.recommended.floor)}: unmatched ${formatPercent(f.recommended.unmatchedRate)}.`),
       half: true,
       body:
         drawLineChart(
