@@ -169,7 +169,7 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
         { title: 'candidate' },
         { title: 'raw score', align: 'right' },
         { title: 'share', align: 'right' },
-        { title: '' },
+        { title: 'note' },
       ],
       rows: d.ranked.map((c, i) => [
         String(i + 1),
