@@ -138,7 +138,9 @@ export function classifySpan(span: SpanView, resource: ResourceView, source: Rec
       },
     };
   }
-  const key = traceId + spanId;
+  // The 24 id bytes as a 24-character one-byte string: the filter holds up to 2 × DEDUPE_GENERATION keys, and
+  // this is a quarter of the 48 hex digits joined (exact: both ids are fixed-length lowercase hex here).
+  const key = Buffer.from(traceId + spanId, 'hex').toString('latin1');
   const problems: ReadProblem[] = [];
   const records: TraceRecord[] = [];
   const where = `${what} ${spanId} in trace ${traceId}`;
