@@ -66,6 +66,28 @@ export function encodeRoutingAttributes(
   verdict: Tier2Verdict,
   maxCandidates: number,
 ): Attributes {
+  const attrs: Attributes = {};
+  writeRoutingAttributes(
+    (key, value) => {
+      attrs[key] = value;
+    },
+    input,
+    verdict,
+    maxCandidates,
+  );
+  return attrs;
+}
+
+/**
+ * The same attributes, in the same order, handed to `put` one by one: the instrumentation puts them straight
+ * on the span (span.setAttribute), which spares building a 20-odd-key object the SDK would only walk and copy.
+ */
+export function writeRoutingAttributes(
+  put: (key: string, value: AttributeValue) => void,
+  input: Tier2CallInput,
+  verdict: Tier2Verdict,
+  maxCandidates: number,
+): void {
   const { policy, incumbentId } = input;
   const scorer = input.scorer ?? {};
   const ranked = verdict.ranked;
@@ -98,40 +120,38 @@ export function encodeRoutingAttributes(
     if (Number.isFinite(s) && (floor === undefined || s > floor)) alive++;
   }
 
-  const attrs: Attributes = {
-    [ATTR_ROUTING_RECORD_VERSION]: ROUTING_RECORD_VERSION,
-    [ATTR_ROUTING_TIER]: 2,
-    [ATTR_ROUTING_VERDICT]: verdict.kind,
-    [ATTR_ROUTING_DECISIVE]: verdict.decisive,
-    [ATTR_ROUTING_NEAR_TIE]: !verdict.decisive && verdict.runnerUp !== undefined,
-    [ATTR_ROUTING_CANDIDATE_COUNT]: total,
-    [ATTR_ROUTING_CANDIDATE_ALIVE_COUNT]: alive,
-    [ATTR_ROUTING_CANDIDATE_OMITTED]: total - kept,
-    [ATTR_ROUTING_CANDIDATE_IDS]: ids,
-    [ATTR_ROUTING_CANDIDATE_SCORES]: scores,
-    [ATTR_ROUTING_CANDIDATE_RELEVANCES]: relevances,
-    [ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN]: encodeNumber(policy.nearTieMargin),
-    [ATTR_ROUTING_POLICY_MENU_SIZE]: encodeNumber(policy.menuSize),
-    [ATTR_ROUTING_FLOOR_DECLARED]: floor !== undefined,
-  };
-  if (verdict.kind === 'move') attrs[ATTR_ROUTING_TO] = verdict.to;
-  else if (verdict.kind === 'menu') attrs[ATTR_ROUTING_OFFERED] = verdict.offered.slice();
+  put(ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION);
+  put(ATTR_ROUTING_TIER, 2);
+  put(ATTR_ROUTING_VERDICT, verdict.kind);
+  put(ATTR_ROUTING_DECISIVE, verdict.decisive);
+  put(ATTR_ROUTING_NEAR_TIE, !verdict.decisive && verdict.runnerUp !== undefined);
+  put(ATTR_ROUTING_CANDIDATE_COUNT, total);
+  put(ATTR_ROUTING_CANDIDATE_ALIVE_COUNT, alive);
+  put(ATTR_ROUTING_CANDIDATE_OMITTED, total - kept);
+  put(ATTR_ROUTING_CANDIDATE_IDS, ids);
+  put(ATTR_ROUTING_CANDIDATE_SCORES, scores);
+  put(ATTR_ROUTING_CANDIDATE_RELEVANCES, relevances);
+  put(ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN, encodeNumber(policy.nearTieMargin));
+  put(ATTR_ROUTING_POLICY_MENU_SIZE, encodeNumber(policy.menuSize));
+  put(ATTR_ROUTING_FLOOR_DECLARED, floor !== undefined);
+  if (verdict.kind === 'move') put(ATTR_ROUTING_TO, verdict.to);
+  else if (verdict.kind === 'menu') put(ATTR_ROUTING_OFFERED, verdict.offered.slice());
   if (nonFiniteIndexes !== undefined) {
-    attrs[ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES] = nonFiniteIndexes;
-    attrs[ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES] = nonFiniteValues as AttributeValue;
+    put(ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES, nonFiniteIndexes);
+    put(ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES, nonFiniteValues as AttributeValue);
   }
   if (total > 0) {
     const top = ranked[0]!;
-    attrs[ATTR_ROUTING_TOP_ID] = top.id;
-    attrs[ATTR_ROUTING_TOP_SCORE] = encodeNumber(top.score);
-    attrs[ATTR_ROUTING_TOP_RELEVANCE] = encodeNumber(top.relevance);
+    put(ATTR_ROUTING_TOP_ID, top.id);
+    put(ATTR_ROUTING_TOP_SCORE, encodeNumber(top.score));
+    put(ATTR_ROUTING_TOP_RELEVANCE, encodeNumber(top.relevance));
   }
   if (verdict.runnerUp !== undefined) {
-    attrs[ATTR_ROUTING_RUNNER_UP_ID] = verdict.runnerUp.id;
-    attrs[ATTR_ROUTING_RUNNER_UP_GAP] = encodeNumber(verdict.runnerUp.gap);
+    put(ATTR_ROUTING_RUNNER_UP_ID, verdict.runnerUp.id);
+    put(ATTR_ROUTING_RUNNER_UP_GAP, encodeNumber(verdict.runnerUp.gap));
   }
   if (incumbentId !== undefined) {
-    attrs[ATTR_ROUTING_INCUMBENT_ID] = incumbentId;
+    put(ATTR_ROUTING_INCUMBENT_ID, incumbentId);
     let scored = false;
     for (const s of input.scores) {
       if (s.id === incumbentId) {
@@ -139,11 +159,10 @@ export function encodeRoutingAttributes(
         break;
       }
     }
-    attrs[ATTR_ROUTING_INCUMBENT_SCORED] = scored;
+    put(ATTR_ROUTING_INCUMBENT_SCORED, scored);
   }
-  if (policy.floor !== undefined) attrs[ATTR_ROUTING_POLICY_FLOOR] = encodeNumber(policy.floor);
-  if (scorer.floor !== undefined) attrs[ATTR_ROUTING_SCORER_FLOOR] = encodeNumber(scorer.floor);
-  if (scorer.categorical !== undefined) attrs[ATTR_ROUTING_SCORER_CATEGORICAL] = scorer.categorical;
-  if (floor !== undefined) attrs[ATTR_ROUTING_EFFECTIVE_FLOOR] = encodeNumber(floor);
-  return attrs;
+  if (policy.floor !== undefined) put(ATTR_ROUTING_POLICY_FLOOR, encodeNumber(policy.floor));
+  if (scorer.floor !== undefined) put(ATTR_ROUTING_SCORER_FLOOR, encodeNumber(scorer.floor));
+  if (scorer.categorical !== undefined) put(ATTR_ROUTING_SCORER_CATEGORICAL, scorer.categorical);
+  if (floor !== undefined) put(ATTR_ROUTING_EFFECTIVE_FLOOR, encodeNumber(floor));
 }

@@ -25,7 +25,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
 import type { DecideTier2, IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
-import { encodeRoutingAttributes } from './encodeRoutingAttributes.js';
+import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
 import { addRoutingContext, putString } from './addRoutingContext.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
@@ -126,12 +126,20 @@ function recordVerdict(
   verdict: Tier2Verdict,
   scorerName: unknown,
 ): void {
-  const attrs =
-    safeExecute('encoding the tier-2 attributes', () =>
-      encodeRoutingAttributes(call, verdict, settings.maxRecordedCandidates),
-    ) ?? {};
+  // Straight onto the span, key by key in the documented order: no intermediate 20-odd-key object for the SDK
+  // to walk and copy (the SDK validates each value the same way either way). A throw part-way is logged and
+  // leaves the keys set so far; the reader reports such a span as incomplete, never as a decision.
+  safeExecute('setting the tier-2 attributes', () =>
+    writeRoutingAttributes(
+      (key, value) => span.setAttribute(key, value),
+      call,
+      verdict,
+      settings.maxRecordedCandidates,
+    ),
+  );
+  const attrs: Attributes = {};
   addCallAttributes(attrs, settings, call, scorerName);
-  safeExecute('setting the tier-2 attributes', () => span.setAttributes(attrs));
+  safeExecute('setting the call attributes', () => span.setAttributes(attrs));
   const hook = settings.attributesHook;
   if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, call, verdict));
 }
