@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDemoScorer } from '../../demo/demoScorers.js';
 import { DEMO_ROUTERS, DEMO_SKILLS } from '../../demo/demoSkills.js';
-import { runDemoAgent } from '../../demo/runDemoAgent.js';
 import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
@@ -42,6 +41,9 @@ export const demoCommand: CliCommand = {
       .example('$0 demo --format json', 'the analysis as the documented JSON report'),
   async run(args, ctx) {
     const file = prepareTraceFile(args.out);
+    // Loaded here, not at the top: it pulls in the OpenTelemetry SDK, which every other command would otherwise
+    // pay for at start-up (about 0.2 s of the CLI's fixed cost; docs/performance.md).
+    const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
     const run = await runDemoAgent({ path: file });
     const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
     const where =
