@@ -131,6 +131,18 @@ describe('scanOtlpJsonLine', () => {
     expect((stats as { nonRoutingSpans: number }).nonRoutingSpans).toBeGreaterThan(0);
   });
 
+  it('walks nesting deeper than its first bracket stack, and refuses brackets that close the wrong kind', () => {
+    const request = structuredClone(routingRequest) as {
+      resourceSpans: Array<{ scopeSpans: Array<{ spans: Json[] }> }>;
+    };
+    const spans = request.resourceSpans[0]!.scopeSpans[0]!.spans;
+    spans.push({ name: 'deep', extra: JSON.parse(`${'['.repeat(300)}1${']'.repeat(300)}`) as unknown });
+    const line = JSON.stringify(request);
+    expect(expectSameAsWholeParse(line)).toBe(true);
+    const wrongKind = line.replace(`1${']'.repeat(300)}`, `1${']'.repeat(299)}}`);
+    expect(scanOtlpJsonLine(Buffer.from(wrongKind), MARKER)).toBeUndefined();
+  });
+
   it('declines what it does not handle, so the caller parses the line whole', () => {
     const line = JSON.stringify(routingRequest);
     const declined = [
