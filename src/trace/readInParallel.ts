@@ -12,7 +12,8 @@
  * a single reader catches them (the bounded filter sees the same keys in the same order). Standard input is
  * not parallel: with '-' among the inputs everything is read by readTraceInputs. Where the compiled worker
  * script is missing (running from the TypeScript sources, as the tests do) units run on the main thread
- * through the same code. At most 2·N units are read ahead of the merge, so memory stays bounded.
+ * through the same code. At most N + 1 units are read ahead of the merge, so memory stays bounded (each thread
+ * is its own V8 heap, though: with 2 threads peak RSS is about 4× that of one; docs/performance.md).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -219,7 +220,7 @@ export async function* readInParallel(
   const pending: Array<Promise<ReadUnitResult>> = [];
   let launched = 0;
   const launch = (): void => {
-    while (launched < units.length && pending.length < 2 * options.jobs) {
+    while (launched < units.length && pending.length < options.jobs + 1) {
       const promise = runner.run(units[launched++]!);
       promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
       pending.push(promise);
