@@ -56,14 +56,22 @@ export function pairwiseGap(top: number, second: number): number {
  */
 export function softmaxRelevance(sanitized: readonly number[]): number[] {
   const n = sanitized.length;
-  if (n === 0) return [];
+  const out: number[] = [];
+  if (n === 0) return out;
   let max = -Infinity;
-  for (const s of sanitized) if (s > max) max = s;
-  const exps = sanitized.map((s) => Math.exp(s - max));
+  for (let i = 0; i < n; i++) if (sanitized[i]! > max) max = sanitized[i]!;
   let sum = 0;
-  for (const e of exps) sum += e;
-  if (sum === 0 || !Number.isFinite(sum)) return sanitized.map(() => 1 / n);
-  return exps.map((e) => e / sum);
+  for (let i = 0; i < n; i++) {
+    const e = Math.exp(sanitized[i]! - max);
+    out.push(e);
+    sum += e;
+  }
+  if (sum === 0 || !Number.isFinite(sum)) {
+    for (let i = 0; i < n; i++) out[i] = 1 / n;
+    return out;
+  }
+  for (let i = 0; i < n; i++) out[i] = out[i]! / sum;
+  return out;
 }
 
 /** The floor that judges: the policy's override, else the scorer's declared one; undefined = no floor. */
@@ -89,25 +97,31 @@ export function decideTier2(
   scorer: ScorerTraits = {},
 ): Tier2Verdict {
   const n = scores.length;
-  const sanitized = new Array<number>(n);
-  for (let i = 0; i < n; i++) sanitized[i] = sanitizeScore(scores[i]!.score);
+  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
+  const sanitized: number[] = [];
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
+    sanitized.push(sanitizeScore(scores[i]!.score));
+    order.push(i);
+  }
   const relevance = softmaxRelevance(sanitized);
 
   // Stable by construction: equal sanitized scores keep input order, so the earlier candidate wins.
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+  order.sort((a, b) => {
     const sa = sanitized[a]!;
     const sb = sanitized[b]!;
     if (sa === sb) return a - b;
     return sb > sa ? 1 : -1;
   });
-  const ranked: RankedIntentScore[] = order.map((i) => ({
-    id: scores[i]!.id,
-    score: scores[i]!.score,
-    relevance: relevance[i]!,
-  }));
-
   const floor = effectiveFloor(policy, scorer);
-  const alive = order.filter((i) => isAlive(sanitized[i]!, floor));
+  const ranked: RankedIntentScore[] = [];
+  const alive: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    const c = scores[i]!;
+    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
+    if (isAlive(sanitized[i]!, floor)) alive.push(i);
+  }
   if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
 
   const top = alive[0]!;
