@@ -7,6 +7,7 @@
  * (--tempo, --jaeger) are read after the files, into the same stats and sinks. With `jobs` > 1 the files are
  * read by that many threads (readInParallel), merged into the same records in the same order.
  */
+import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
@@ -19,6 +20,7 @@ import {
 import type { ReadStats, TraceRecord } from '../trace/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
+import type { CommandContext } from './cliCommand.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
 
@@ -58,6 +60,29 @@ export async function runAnalysisPass(
     progress.done();
   }
   return { inputs: inputs.map(describeTraceInput), stats, records };
+}
+
+/** What a one-analysis pass returns: the report, what was read, and the chart digest for an HTML page. */
+export interface SingleAnalysisResult<R> {
+  readonly report: R;
+  readonly input: InputSummary;
+  readonly digest: ChartDigest | undefined;
+}
+
+/**
+ * The pass of a command with one analysis: the analysis, plus a chart digest when the output is HTML (the
+ * only format that draws charts), fed in one read.
+ */
+export async function runSingleAnalysis<R>(
+  analysis: RecordSink & { finish(): R },
+  inputs: readonly TraceInput[],
+  ctx: CommandContext,
+  jobs: number,
+): Promise<SingleAnalysisResult<R>> {
+  const digest = ctx.format === 'html' ? createChartDigest() : undefined;
+  const sinks: RecordSink[] = digest === undefined ? [analysis] : [analysis, digest];
+  const input = await runAnalysisPass(inputs, sinks, ctx.io, jobs);
+  return { report: analysis.finish(), input, digest: digest?.finish() };
 }
 
 /**

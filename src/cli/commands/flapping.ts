@@ -2,7 +2,6 @@
  * flapping — `routescope flapping <inputs..>`: conversations whose routing bounces A → B → A, and runs of
  * near-tie stays that keep an incumbent by ambiguity alone; conversations and skill pairs ranked.
  */
-import { createChartDigest } from '../../analyze/chartDigest.js';
 import { createFlappingAnalysis, resolveFlappingConfig } from '../../analyze/flapping.js';
 import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
@@ -10,7 +9,7 @@ import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.
 import { emitReport } from '../emitReport.js';
 import { flappingToDocument, flappingToJson } from '../format/presentFlapping.js';
 import { renderFlappingHtml } from '../html/renderFlappingHtml.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runSingleAnalysis } from '../runAnalysisPass.js';
 
 /** `routescope flapping`. */
 export const flappingCommand: CliCommand = {
@@ -46,16 +45,12 @@ export const flappingCommand: CliCommand = {
       top: readInteger(args, 'top', '--top', 0) ?? 10,
     });
     const analysis = createFlappingAnalysis(config);
-    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
-    const sinks: RecordSink[] = [analysis];
-    if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
-    const report = analysis.finish();
+    const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
     emitReport(ctx, {
       json: (v) => flappingToJson(view, v),
       document: () => flappingToDocument(view),
-      html: () => renderFlappingHtml(report, digest?.finish(), input.stats),
+      html: () => renderFlappingHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

@@ -2,7 +2,6 @@
  * replay — `routescope replay <inputs..> [--margin M] [--floor F | --no-floor] [--menu-size N]`: what every
  * recorded decision would have been under other thresholds, and the consistency audit under its own.
  */
-import { createChartDigest } from '../../analyze/chartDigest.js';
 import { parseWhereClauses } from '../../analyze/filterDecisions.js';
 import { createReplayAnalysis } from '../../analyze/replay.js';
 import type { ReplayThresholds } from '../../analyze/replayDecision.js';
@@ -14,7 +13,7 @@ import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { replayToDocument, replayToJson } from '../format/presentReplay.js';
 import { renderReplayHtml } from '../html/renderReplayHtml.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
 
 /** Flipped decisions `--list` shows when given no number. */
@@ -73,16 +72,12 @@ export const replayCommand: CliCommand = {
     const where = readWhere(args);
     const listLimit = readList(args);
     const analysis = createReplayAnalysis({ thresholds, where, listLimit });
-    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
-    const sinks: RecordSink[] = [analysis];
-    if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
-    const report = analysis.finish();
+    const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
     emitReport(ctx, {
       json: (v) => replayToJson(view, v),
       document: () => replayToDocument(view),
-      html: () => renderReplayHtml(report, digest?.finish(), input.stats),
+      html: () => renderReplayHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

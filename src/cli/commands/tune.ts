@@ -3,7 +3,6 @@
  * margin (and a floor for floorless scorers) and recommend the margin that meets the target. Rates, not
  * accuracy: every output says so.
  */
-import { createChartDigest } from '../../analyze/chartDigest.js';
 import { createTuneAnalysis, resolveTuneConfig, type TuneConfig } from '../../analyze/tune.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
@@ -11,7 +10,7 @@ import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.j
 import { emitReport } from '../emitReport.js';
 import { tuneToDocument, tuneToJson } from '../format/presentTune.js';
 import { renderTuneHtml } from '../html/renderTuneHtml.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
 import { readWhere, withWhere } from './replay.js';
 
@@ -54,16 +53,12 @@ export const tuneCommand: CliCommand = {
     const inputs = readInputs(args);
     const config = readTuneConfig(args);
     const analysis = createTuneAnalysis(config);
-    const digest = ctx.format === 'html' ? createChartDigest() : undefined;
-    const sinks: RecordSink[] = [analysis];
-    if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
-    const report = analysis.finish();
+    const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
     emitReport(ctx, {
       json: (v) => tuneToJson(view, v),
       document: () => tuneToDocument(view),
-      html: () => renderTuneHtml(report, digest?.finish(), input.stats),
+      html: () => renderTuneHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },
