@@ -3,26 +3,15 @@
  * loads with no console error and no network request, every chart has marks, ids that carry markup run
  * nothing and show as text, and a full-page screenshot of each is saved to test-artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
 import { createPageWorkspace, HOSTILE, type PageName, type PageWorkspace } from './reportPages.js';
 
-/** The Debian `chromium` on PATH (CHROMIUM_PATH overrides), as `which chromium` finds it. */
-function findChromium(): string | undefined {
-  const override = process.env.CHROMIUM_PATH;
-  if (override !== undefined && override !== '') return override;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'chromium');
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-const CHROMIUM = findChromium();
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const PAGES: readonly PageName[] = ['analyze', 'explain', 'replay', 'tune', 'flapping', 'explain-hostile'];
 
@@ -31,28 +20,9 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (CHROMIUM === undefined || !existsSync(CHROMIUM)) {
-    throw new Error(
-      'chromium is not on PATH (or CHROMIUM_PATH): install the Debian package chromium (test/setup/install-tools.sh)',
-    );
-  }
   ws = await createPageWorkspace();
   profile = mkdtempSync(join(tmpdir(), 'routescope-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1360, height: 900 },
-  });
+  context = await launchChromium(profile, { width: 1360, height: 900 });
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 

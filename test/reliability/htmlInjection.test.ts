@@ -9,26 +9,16 @@
  * element from the trace exists (no `<script>`, no event-handler attribute, no `<img>`, no stray `<style>`),
  * and the hostile strings are shown as text.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { HOSTILE, writeHostileTrace } from './hostileTrace.js';
 
-/** The Debian `chromium` found on PATH; CHROMIUM_PATH overrides. */
-function findChromium(): string | undefined {
-  const override = process.env.CHROMIUM_PATH;
-  if (override !== undefined && override !== '') return override;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'chromium');
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-const CHROMIUM = findChromium();
 const CSP_META = /<meta[^>]+http-equiv=["']?Content-Security-Policy["']?[^>]*>/i;
 
 let dir: string;
@@ -37,26 +27,10 @@ let conversationId: string;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  if (CHROMIUM === undefined) {
-    throw new Error('chromium is not on PATH (or CHROMIUM_PATH): install the Debian package chromium');
-  }
   dir = mkdtempSync(join(tmpdir(), 'routescope-html-inject-'));
   trace = join(dir, 'hostile.jsonl');
   conversationId = writeHostileTrace(trace).conversationId;
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  context = await launchChromium(join(dir, 'profile'));
 });
 
 afterAll(async () => {
