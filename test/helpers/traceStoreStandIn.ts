@@ -11,6 +11,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { InputError } from '../../src/trace/inputError.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readRemoteSource, type RemoteSource } from '../../src/trace/remoteSource.js';
+import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
 
 /** What the stand-in answers to one request. */
 export interface StandInReply {
@@ -148,4 +152,25 @@ export function tempoSearchAnswer(traces: ReadonlyMap<string, readonly ReadableS
     })),
     metrics: { inspectedBytes: '1024', completedJobs: 1, totalJobs: 1 },
   };
+}
+
+/** Read a whole store (through the same entry point the CLI uses) into records and stats. */
+export async function collectFromStore(
+  source: RemoteSource,
+): Promise<{ records: TraceRecord[]; stats: ReadStats }> {
+  const stats = createReadStats();
+  const records: TraceRecord[] = [];
+  for await (const r of readRemoteSource(source, stats)) records.push(r);
+  return { records, stats };
+}
+
+/** The InputError reading `source` fails with; anything else (or success) fails the test. */
+export async function storeFailure(source: RemoteSource): Promise<InputError> {
+  try {
+    await collectFromStore(source);
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('expected an InputError');
 }

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../../src/instrument/semconv.js';
-import { InputError } from '../../src/trace/inputError.js';
-import { readJaegerTraces, type JaegerSourceConfig } from '../../src/trace/jaegerSource.js';
+import type { JaegerSourceConfig } from '../../src/trace/jaegerSource.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/trace/types.js';
 import {
+  collectFromStore,
+  storeFailure,
   startStandIn,
   type StandIn,
   type StandInReply,
@@ -79,23 +80,6 @@ function config(url: string, extra: Partial<JaegerSourceConfig> = {}): JaegerSou
   return { kind: 'jaeger', url, service: SERVICE, startMs: T0, endMs: T1, limit: 100, http: FAST, ...extra };
 }
 
-async function collect(cfg: JaegerSourceConfig): Promise<{ records: TraceRecord[]; stats: ReadStats }> {
-  const stats = createReadStats();
-  const records: TraceRecord[] = [];
-  for await (const r of readJaegerTraces(cfg, stats)) records.push(r);
-  return { records, stats };
-}
-
-async function failure(cfg: JaegerSourceConfig): Promise<InputError> {
-  try {
-    await collect(cfg);
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
-
 /**
  * Records without their source, each with its times apart, sorted. Jaeger stores microseconds, so a time
  * read back from it may differ from the nanosecond original by up to half a microsecond.
@@ -127,7 +111,7 @@ function expectSameRecords(actual: readonly TraceRecord[], expected: readonly Tr
 describe('readJaegerTraces', () => {
   it('sends service, the record-version tag filter, the window in microseconds and the limit', async () => {
     const store = await jaeger();
-    await collect(config(store.url, { limit: 9 }));
+    await collectFromStore(config(store.url, { limit: 9 }));
     expect(store.requests).toHaveLength(ROUTING_RECORD_VERSION);
     const search = store.requests[0]!;
     expect(search.path).toBe('/api/traces');
@@ -140,7 +124,7 @@ describe('readJaegerTraces', () => {
 
   it('gives the same records as reading the same spans from a file; only routing traces come back', async () => {
     const store = await jaeger();
-    const remote = await collect(config(store.url));
+    const remote = await collectFromStore(config(store.url));
     const local = await withTempDir(async (dir) => {
       const path = join(dir, 'spans.jsonl');
       writeFileSync(path, toOtlpJson([...routingSpans, ...plainSpans]) + '\n');
@@ -165,7 +149,7 @@ describe('readJaegerTraces', () => {
     const store = await jaeger(() => ({
       body: { data: toJaegerV1(routingSpans).data, errors: null },
     }));
-    const { stats } = await collect(config(store.url, { limit: 1 }));
+    const { stats } = await collectFromStore(config(store.url, { limit: 1 }));
     expect(new Set(routingSpans.map((s) => s.spanContext().traceId)).size).toBeGreaterThan(1);
     expect(stats.files).toBe(1);
   });
@@ -173,7 +157,7 @@ describe('readJaegerTraces', () => {
   it('retries a 503, then reads', async () => {
     let n = 0;
     const store = await jaeger(() => (++n === 1 ? { status: 503, body: 'unavailable' } : undefined));
-    const { records } = await collect(config(store.url));
+    const { records } = await collectFromStore(config(store.url));
     expect(n).toBe(2);
     expect(records.length).toBeGreaterThan(0);
   });
@@ -183,21 +167,21 @@ describe('readJaegerTraces', () => {
       status: 400,
       body: { data: null, errors: [{ code: 400, msg: 'parameter service is required' }] },
     }));
-    const err = await failure(config(refused.url));
+    const err = await storeFailure(config(refused.url));
     expect(err.message).toContain('HTTP 400');
     expect(err.message).toContain('parameter service is required');
     const failed = await jaeger(() => ({
       body: { data: [], errors: [{ code: 500, msg: 'storage unavailable' }] },
     }));
-    expect((await failure(config(failed.url))).message).toContain('storage unavailable');
+    expect((await storeFailure(config(failed.url))).message).toContain('storage unavailable');
   });
 
   it('garbage and JSON that is not a search result are input errors naming the URL', async () => {
     const html = await jaeger(() => ({ body: '<!doctype html><title>Jaeger UI</title>' }));
-    const err = await failure(config(html.url));
+    const err = await storeFailure(config(html.url));
     expect(err.message).toContain(`${html.url}/api/traces?`);
     expect(err.message).toContain('not JSON');
     const other = await jaeger(() => ({ body: { traces: [] } }));
-    expect((await failure(config(other.url))).message).toContain('not a Jaeger search result');
+    expect((await storeFailure(config(other.url))).message).toContain('not a Jaeger search result');
   });
 });

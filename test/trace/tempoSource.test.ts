@@ -14,17 +14,17 @@ import {
   ATTR_SERVICE_NAME,
   SPAN_ROUTING_FEEDBACK,
 } from '../../src/instrument/semconv.js';
-import { InputError } from '../../src/trace/inputError.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import {
   buildTempoQuery,
-  readTempoTraces,
   ROUTING_TRACEQL_FILTER,
   type TempoSourceConfig,
 } from '../../src/trace/tempoSource.js';
-import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/trace/types.js';
 import {
+  collectFromStore,
+  storeFailure,
   closedPortUrl,
   groupByTrace,
   otlpRequest,
@@ -79,23 +79,6 @@ function config(url: string, extra: Partial<TempoSourceConfig> = {}): TempoSourc
   return { kind: 'tempo', url, startMs: T0, endMs: T1, limit: 100, http: FAST, ...extra };
 }
 
-async function collect(cfg: TempoSourceConfig): Promise<{ records: TraceRecord[]; stats: ReadStats }> {
-  const stats = createReadStats();
-  const records: TraceRecord[] = [];
-  for await (const r of readTempoTraces(cfg, stats)) records.push(r);
-  return { records, stats };
-}
-
-async function failure(cfg: TempoSourceConfig): Promise<InputError> {
-  try {
-    await collect(cfg);
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
-
 /** Records without where they came from, sorted, for comparing two reads. */
 function comparable(records: readonly TraceRecord[]): string[] {
   return records.map(({ source: _source, ...rest }) => JSON.stringify(rest)).sort();
@@ -127,7 +110,9 @@ describe('readTempoTraces: the query', () => {
 
   it('sends the routing filter ANDed with the user query, the window in seconds, the limit', async () => {
     const store = await tempo();
-    await collect(config(store.url, { query: '{ resource.deployment.environment = "prod" }', limit: 7 }));
+    await collectFromStore(
+      config(store.url, { query: '{ resource.deployment.environment = "prod" }', limit: 7 }),
+    );
     const search = store.requests.find((r) => r.path === '/api/search')!;
     const q = search.params.get('q')!;
     expect(q).toContain(ROUTING_TRACEQL_FILTER);
@@ -149,7 +134,7 @@ describe('readTempoTraces: the query', () => {
       return spans === undefined ? { status: 404, body: 'nope' } : { body: { trace: otlpRequest(spans) } };
     });
     stores.push(proxied);
-    const { records } = await collect(config(`${proxied.url}${prefix}/`));
+    const { records } = await collectFromStore(config(`${proxied.url}${prefix}/`));
     expect(records.length).toBeGreaterThan(0);
     expect(proxied.requests.every((r) => r.path.startsWith(`${prefix}/api/`))).toBe(true);
     expect(store.requests).toHaveLength(0);
@@ -159,7 +144,7 @@ describe('readTempoTraces: the query', () => {
 describe('readTempoTraces: records', () => {
   it('search → fetch gives the same records as reading the same spans from a file', async () => {
     const store = await tempo();
-    const remote = await collect(config(store.url));
+    const remote = await collectFromStore(config(store.url));
     const local = await withTempDir(async (dir) => {
       const path = join(dir, 'spans.jsonl');
       writeFileSync(path, toOtlpJson(allSpans) + '\n');
@@ -184,14 +169,14 @@ describe('readTempoTraces: records', () => {
       return spans === undefined ? undefined : { body: { trace: withBase64Ids(otlpRequest(spans)) } };
     });
     const hex = await tempo();
-    expect(comparable((await collect(config(store.url))).records)).toEqual(
-      comparable((await collect(config(hex.url))).records),
+    expect(comparable((await collectFromStore(config(store.url))).records)).toEqual(
+      comparable((await collectFromStore(config(hex.url))).records),
     );
   });
 
   it('--limit: no more traces are fetched than the limit, even when the search answers more', async () => {
     const store = await tempo();
-    const { stats } = await collect(config(store.url, { limit: 2 }));
+    const { stats } = await collectFromStore(config(store.url, { limit: 2 }));
     expect(routingTraces.size).toBeGreaterThan(2);
     expect(store.requests.filter((r) => r.path.startsWith('/api/v2/traces/'))).toHaveLength(2);
     expect(stats.files).toBe(2);
@@ -205,7 +190,7 @@ describe('readTempoTraces: records', () => {
       const spans = m === null ? undefined : many.get(m[1]!);
       return spans === undefined ? undefined : { body: { trace: otlpRequest(spans) }, delayMs: 15 };
     }, many);
-    await collect(config(store.url, { concurrency: 2 }));
+    await collectFromStore(config(store.url, { concurrency: 2 }));
     expect(store.requests.filter((r) => r.path.startsWith('/api/v2/traces/')).length).toBe(many.size);
     expect(store.peakInFlight()).toBe(2);
   });
@@ -214,8 +199,10 @@ describe('readTempoTraces: records', () => {
     const store = await tempo((req) =>
       req.path.startsWith('/api/v2/') ? { status: 404, body: '404 page not found' } : undefined,
     );
-    const { records, stats } = await collect(config(store.url, { concurrency: 1 }));
-    expect(comparable(records)).toEqual(comparable((await collect(config((await tempo()).url))).records));
+    const { records, stats } = await collectFromStore(config(store.url, { concurrency: 1 }));
+    expect(comparable(records)).toEqual(
+      comparable((await collectFromStore(config((await tempo()).url))).records),
+    );
     expect(stats.problems).toEqual([]);
     expect(store.requests.filter((r) => r.path.startsWith('/api/v2/'))).toHaveLength(1);
   });
@@ -225,7 +212,7 @@ describe('readTempoTraces: records', () => {
     const store = await tempo((req) =>
       req.path.endsWith(gone) ? { status: 404, body: 'trace not found' } : undefined,
     );
-    const { records, stats } = await collect(config(store.url));
+    const { records, stats } = await collectFromStore(config(store.url));
     expect(records.some((r) => r.traceId === gone)).toBe(false);
     expect(records.length).toBeGreaterThan(0);
     expect(stats.problems).toEqual([
@@ -246,7 +233,7 @@ describe('readTempoTraces: a store that fails', () => {
       }
       return undefined;
     });
-    const { records, stats } = await collect(config(store.url));
+    const { records, stats } = await collectFromStore(config(store.url));
     expect(searches).toBe(2);
     expect(traceTries).toBe(2);
     expect(stats.problems).toEqual([]);
@@ -255,7 +242,7 @@ describe('readTempoTraces: a store that fails', () => {
 
   it('gives up after the retries with an error naming the URL and the last answer', async () => {
     const store = await tempo(() => ({ status: 502, body: 'bad gateway' }));
-    const err = await failure(config(store.url));
+    const err = await storeFailure(config(store.url));
     expect(store.requests).toHaveLength(FAST.retries + 1);
     expect(err.message).toContain(`${store.url}/api/search?`);
     expect(err.message).toContain("HTTP 502 with 'bad gateway'");
@@ -264,7 +251,7 @@ describe('readTempoTraces: a store that fails', () => {
 
   it('a hanging store: timeout, then a clear error', async () => {
     const store = await tempo(() => ({ hang: true }));
-    const err = await failure(config(store.url, { http: { ...FAST, timeoutMs: 100, retries: 1 } }));
+    const err = await storeFailure(config(store.url, { http: { ...FAST, timeoutMs: 100, retries: 1 } }));
     expect(err.message).toContain('no answer within 0.1 s');
     expect(err.message).toContain('--timeout');
     expect(store.requests).toHaveLength(2);
@@ -272,14 +259,14 @@ describe('readTempoTraces: a store that fails', () => {
 
   it('an unreachable store (closed port): a clear error', async () => {
     const url = await closedPortUrl();
-    const err = await failure(config(url, { http: { ...FAST, retries: 0 } }));
+    const err = await storeFailure(config(url, { http: { ...FAST, retries: 0 } }));
     expect(err.message).toContain(url);
     expect(err.message).toContain('connection refused');
   });
 
   it('garbage instead of JSON: no retry, an error saying what came back', async () => {
     const store = await tempo(() => ({ body: '<html><body>Grafana login</body></html>' }));
-    const err = await failure(config(store.url));
+    const err = await storeFailure(config(store.url));
     expect(store.requests).toHaveLength(1);
     expect(err.message).toContain('<html><body>Grafana login');
     expect(err.message).toContain('not JSON');
@@ -289,14 +276,14 @@ describe('readTempoTraces: a store that fails', () => {
     const notSearch = await tempo((req) =>
       req.path === '/api/search' ? { body: { status: 'ok' } } : undefined,
     );
-    expect((await failure(config(notSearch.url))).message).toContain('not a Tempo search result');
+    expect((await storeFailure(config(notSearch.url))).message).toContain('not a Tempo search result');
     const notTrace = await tempo((req) => (req.path === '/api/search' ? undefined : { body: { hello: 1 } }));
-    expect((await failure(config(notTrace.url))).message).toContain('the answer is not a trace');
+    expect((await storeFailure(config(notTrace.url))).message).toContain('the answer is not a trace');
   });
 
   it('a store that wants credentials (401): the error says routescope sends none and what to do', async () => {
     const store = await tempo(() => ({ status: 401, body: 'no org id' }));
-    const err = await failure(config(store.url));
+    const err = await storeFailure(config(store.url));
     expect(store.requests).toHaveLength(1);
     expect(err.message).toContain("HTTP 401: 'no org id'");
     expect(err.message).toContain('X-Scope-OrgID');
@@ -304,7 +291,7 @@ describe('readTempoTraces: a store that fails', () => {
 
   it('a rejected query (400) is an error that shows Tempo\u2019s message and points at --query', async () => {
     const store = await tempo(() => ({ status: 400, body: 'invalid TraceQL query: parse error at line 1' }));
-    const err = await failure(config(store.url, { query: '{ nonsense' }));
+    const err = await storeFailure(config(store.url, { query: '{ nonsense' }));
     expect(store.requests).toHaveLength(1);
     expect(err.message).toContain('invalid TraceQL query');
     expect(err.message).toContain('--query');
