@@ -23,6 +23,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2 } from '../dist/index.js';
+import { createRandom } from './createRandom.js';
 
 const TEMPLATES = 48;
 const SKILLS = [
@@ -44,18 +45,6 @@ const WORDS =
   'the order shipped late and the customer asked for a refund of the second item while the tracking page showed it delivered yesterday afternoon'.split(
     ' ',
   );
-
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hex(random, digits) {
   let out = '';

@@ -12,6 +12,7 @@ import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2, SPAN_ROUTING_TIER2 } from '../dist/index.js';
+import { createRandom } from './createRandom.js';
 
 const CHUNK = 256;
 const ROUNDS = 9;
@@ -21,14 +22,7 @@ const MASK = INPUT_VARIANTS - 1;
 
 /** Deterministic inputs (mulberry32), so runs compare. */
 function makeInputs(candidates, seed) {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createRandom(seed);
   const policy = { nearTieMargin: 0.15, menuSize: 3 };
   const scorer = { floor: 0 };
   return Array.from({ length: INPUT_VARIANTS }, () => {

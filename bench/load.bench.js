@@ -13,6 +13,7 @@ import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2 } from '../dist/index.js';
+import { createRandom } from './createRandom.js';
 
 const RATE = Number(process.env.LOAD_RATE ?? 100_000);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
@@ -21,14 +22,7 @@ const MiB = 1024 * 1024;
 
 /** Deterministic inputs (mulberry32): 12 candidates, some near-ties, some cold starts. */
 function makeInputs(count, seed) {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createRandom(seed);
   const policy = { nearTieMargin: 0.15, menuSize: 3 };
   return Array.from({ length: count }, () => ({
     scores: Array.from({ length: 12 }, (_, i) => ({ id: `skill-${i}`, score: random() * 2 - 0.5 })),

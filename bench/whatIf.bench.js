@@ -15,6 +15,7 @@ import { createReplayAnalysis } from '../dist/analyze/replay.js';
 import { createTuneAnalysis } from '../dist/analyze/tune.js';
 import { createFlappingAnalysis } from '../dist/analyze/flapping.js';
 import { createChartDigest } from '../dist/analyze/chartDigest.js';
+import { createRandom } from './createRandom.js';
 
 const N = Number(process.env.WHATIF_DECISIONS ?? 400_000);
 const SKILLS = Array.from({ length: 12 }, (_, i) => `skill-${i}`);
@@ -25,14 +26,7 @@ const gc = vm.runInNewContext('gc');
 
 /** The records a reader would yield, made lazily (mulberry32, fixed seed). */
 function* decisions(n) {
-  let state = 42;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createRandom(42);
   const policy = { nearTieMargin: 0.15, menuSize: 3 };
   for (let i = 0; i < n; i++) {
     const base = random();
