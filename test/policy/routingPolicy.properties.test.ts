@@ -115,6 +115,22 @@ describe('routingPolicy laws', () => {
     );
   });
 
+  it('ranked is the same stable sort for long candidate lists (both sides of the insertion-sort bound)', () => {
+    // Ids are positions so every candidate can be told apart; scores repeat to exercise ties at every length.
+    const longArb = fc
+      .array(scoreArb, { minLength: 100, maxLength: 300 })
+      .map((scores) => scores.map((score, i) => ({ id: `c${i}`, score })));
+    fc.assert(
+      fc.property(longArb, (scores) => {
+        const v = decideTier2(scores, undefined, { nearTieMargin: 0.15, menuSize: 3 });
+        const levels = [...new Set(scores.map((x) => sane(x.score)))].sort((a, b) => (a > b ? -1 : 1));
+        const expected = levels.flatMap((level) => scores.filter((x) => sane(x.score) === level));
+        expect(v.ranked.map((r) => r.id)).toEqual(expected.map((x) => x.id));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('each ranked relevance is the share of the very candidate it sits beside', () => {
     fc.assert(
       fc.property(
