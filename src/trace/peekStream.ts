@@ -7,7 +7,10 @@
  * over: the failure is rethrown only once the replay has passed them, so what was read is kept.
  */
 
-/** A byte stream as the readers consume it. */
+/**
+ * A byte stream as the readers consume it. A chunk may be borrowed (readFileChunks reuses one buffer): it is
+ * valid until the next chunk is asked for, so a reader that keeps bytes across chunks copies them.
+ */
 export type ByteStream = AsyncIterable<Buffer>;
 
 /** The first `bytes` bytes (fewer at end of stream) and the whole stream, head included. */
@@ -33,7 +36,8 @@ export async function peekStream(
       ended = true;
       break;
     }
-    pulled.push(next.value);
+    // Copied: the head outlives the chunk it came from when more than one chunk is pulled.
+    pulled.push(Buffer.from(next.value));
     length += next.value.length;
   }
   const head = pulled.length === 1 ? pulled[0]! : Buffer.concat(pulled);

@@ -25,6 +25,7 @@ import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
+import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { readLengthFramed } from './readLengthFramed.js';
 import { scanOtlpJsonLine } from './scanOtlpJsonLine.js';
@@ -444,18 +445,18 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
       }
       yield* readStream(
         ctx,
-        sniffed.kind === 'gzip' ? gunzipStream(stream) : unzstdStream(stream),
+        sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),
         depth + 1,
       );
       return;
     case 'framed':
-      yield* readFramed(ctx, stream);
+      yield* readFramed(ctx, ownChunks(stream));
       return;
     case 'json-lines':
       yield* readJsonLines(ctx, stream);
       return;
     case 'json-document':
-      yield* readJsonDocument(ctx, stream);
+      yield* readJsonDocument(ctx, ownChunks(stream));
       return;
     case 'unknown':
       rejectFormat(ctx, depth > 0 ? `compressed ${sniffed.reason}` : sniffed.reason);
@@ -551,11 +552,10 @@ export async function* readTraceInputs(
         // Size is only for progress.
       }
       const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
-      const stream = handle.createReadStream({ highWaterMark: 1024 * 1024 });
       try {
-        yield* readOneInput(ctx, toByteStream(stream), totalBytes, options);
+        yield* readOneInput(ctx, readFileChunks(handle), totalBytes, options);
       } finally {
-        stream.destroy();
+        await handle.close();
       }
     }
   }
@@ -620,15 +620,9 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
     }
     throw error;
   }
-  const stream = handle.createReadStream({
-    highWaterMark: 1024 * 1024,
-    start: unit.start,
-    ...(unit.end === undefined ? {} : { end: unit.end - 1 }),
-  });
+  const stream = readFileChunks(handle, unit.start, unit.end);
   try {
-    const records = unit.split
-      ? readSplitUnit(ctx, toByteStream(stream))
-      : readOneInput(ctx, toByteStream(stream), undefined, {});
+    const records = unit.split ? readSplitUnit(ctx, stream) : readOneInput(ctx, stream, undefined, {});
     for await (const record of records) void record;
   } catch (error) {
     if (error instanceof InputError) {
@@ -642,7 +636,7 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
     }
     throw error;
   } finally {
-    stream.destroy();
+    await handle.close();
   }
   return { stats, spans, lines: ctx.line - lineBase, lineBase };
 }

@@ -4,7 +4,8 @@
  * JSON-lines inputs are read one line at a time so memory follows the longest line, not the file. A line
  * longer than the bound is never buffered whole: its bytes are dropped as they arrive and it is yielded as
  * `null` (the caller reports it by number). A final line without a newline (a crash mid-write) is still yielded.
- * Yielded buffers may share memory with the input chunks: use them before asking for the next line.
+ * Yielded buffers may share memory with the input chunks: use them before asking for the next line. Input
+ * chunks may be borrowed (see ByteStream): the part of a line left at the end of a chunk is copied.
  */
 import type { ByteStream } from './peekStream.js';
 
@@ -25,7 +26,7 @@ export async function* splitLines(source: ByteStream, maxLineBytes: number): Asy
             parts = [];
             partLength = 0;
           } else {
-            parts.push(chunk.subarray(start));
+            parts.push(Buffer.from(chunk.subarray(start)));
             partLength += tail;
           }
         }

@@ -4,7 +4,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { peekStream } from '../../src/trace/peekStream.js';
+import { readFileChunks } from '../../src/trace/readFileChunks.js';
 import { readLengthFramed, type FramedItem } from '../../src/trace/readLengthFramed.js';
 import { splitLines } from '../../src/trace/splitLines.js';
 
@@ -17,6 +21,19 @@ async function* chunked(data: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
     at = Math.max(at, p);
   }
   if (at < data.length) yield data.subarray(at);
+}
+
+/**
+ * The same chunks as `chunked`, but BORROWED, as readFileChunks hands them out: each is a view of one reused
+ * buffer, scribbled over as soon as the next chunk is asked for, so a reader that keeps a chunk sees garbage.
+ */
+async function* borrowed(data: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
+  const buffer = Buffer.alloc(data.length + 1);
+  for await (const chunk of chunked(data, cuts)) {
+    chunk.copy(buffer);
+    yield buffer.subarray(0, chunk.length);
+    buffer.fill(0xee);
+  }
 }
 
 async function collect<T, U = T>(it: AsyncIterable<T>, copy?: (x: T) => U): Promise<U[]> {
@@ -46,6 +63,21 @@ describe('splitLines', () => {
             .filter((l, i) => !(i === lines.length - 1 && !trailingNewline && l.length === 0))
             .map((l) => (l.length > max ? null : l));
           expect(got).toEqual(want);
+        },
+      ),
+    );
+  });
+
+  it('law: borrowed chunks (one reused buffer) yield the same lines as owned ones', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lineBytes, { maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (lines, cuts) => {
+          const data = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+          const copy = (b: Buffer | null): Buffer | null => (b === null ? null : Buffer.from(b));
+          const got = await collect(splitLines(borrowed(data, cuts), 64), copy);
+          expect(got).toEqual(await collect(splitLines(chunked(data, cuts), 64), copy));
         },
       ),
     );
@@ -123,6 +155,24 @@ describe('readLengthFramed', () => {
 });
 
 describe('peekStream', () => {
+  it('law: with borrowed chunks the head stays the first bytes and the replay is the whole input', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 100 }),
+        async (raw, cuts, n) => {
+          const data = Buffer.from(raw);
+          const { head, stream } = await peekStream(borrowed(data, cuts), n);
+          const replayed = Buffer.concat(await collect(stream, (b) => Buffer.from(b)));
+          expect(replayed).toEqual(data);
+          // Checked after the whole replay: the head must not share the reused buffer.
+          expect(head.subarray(0, n)).toEqual(data.subarray(0, n));
+        },
+      ),
+    );
+  });
+
   it('law: the head is the first bytes and the replayed stream is the whole input', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -138,5 +188,37 @@ describe('peekStream', () => {
         },
       ),
     );
+  });
+});
+
+describe('readFileChunks', () => {
+  it('law: the chunks are the bytes of [start, end) in order, whatever the chunk size', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
+    try {
+      const path = join(dir, 'bytes.bin');
+      const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + 7) % 256));
+      await writeFile(path, data);
+      const handle = await open(path, 'r');
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.nat({ max: 5200 }),
+            fc.option(fc.nat({ max: 5200 }), { nil: undefined }),
+            fc.integer({ min: 1, max: 700 }),
+            async (start, end, size) => {
+              const got = Buffer.concat(
+                await collect(readFileChunks(handle, start, end, size), (b) => Buffer.from(b)),
+              );
+              expect(got).toEqual(data.subarray(start, end === undefined ? undefined : Math.max(start, end)));
+            },
+          ),
+          { numRuns: 200 },
+        );
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
