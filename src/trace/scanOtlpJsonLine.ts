@@ -43,6 +43,26 @@ for (const c of 'truefalsn') SCALAR_BYTE[c.charCodeAt(0)] = 1;
 const SPACE_BYTE = new Uint8Array(256);
 for (const c of ' \t\r\n') SPACE_BYTE[c.charCodeAt(0)] = 1;
 
+/** What a byte outside strings is, inside a container: one table lookup per byte instead of a chain of tests. */
+const BAD = 0;
+const PLAIN = 1;
+const STRING = 2;
+const OPEN_OBJECT = 3;
+const OPEN_ARRAY = 4;
+const CLOSE_OBJECT = 5;
+const CLOSE_ARRAY = 6;
+const BYTE_CLASS = new Uint8Array(256).fill(BAD);
+for (let c = 0; c < 256; c++) if (SCALAR_BYTE[c] === 1 || SPACE_BYTE[c] === 1) BYTE_CLASS[c] = PLAIN;
+BYTE_CLASS[COMMA] = PLAIN;
+BYTE_CLASS[COLON] = PLAIN;
+BYTE_CLASS[QUOTE] = STRING;
+BYTE_CLASS[OPEN_BRACE] = OPEN_OBJECT;
+BYTE_CLASS[OPEN_BRACKET] = OPEN_ARRAY;
+BYTE_CLASS[CLOSE_BRACE] = CLOSE_OBJECT;
+BYTE_CLASS[CLOSE_BRACKET] = CLOSE_ARRAY;
+/** Nesting deeper than this inside one value is walked again with a stack array (skipDeepValue). */
+const MAX_DEPTH = 30;
+
 /** A request rebuilt from the parsed slices; skipped spans are `0` (readOtlpResourceSpans counts them as plain). */
 interface Rebuilt {
   resource?: unknown;
@@ -101,19 +121,67 @@ class LineScanner {
       while (i < end && SCALAR_BYTE[buf[i]!] === 1) i++;
       return i === start ? FAIL : i;
     }
-    // A container: a stack of expected closers kept as a string of bits would do; depth and kinds are few.
+    // A container. The kinds of the open brackets are bits of `open` (1 = object), the innermost lowest.
+    const start = i;
+    let open = first === OPEN_BRACE ? 1 : 0;
+    let depth = 1;
+    for (i++; i < end; i++) {
+      switch (BYTE_CLASS[buf[i]!]) {
+        case PLAIN:
+          break;
+        case STRING:
+          i = this.skipString(i) - 1;
+          if (i < 0) return FAIL;
+          break;
+        case OPEN_OBJECT:
+        case OPEN_ARRAY:
+          if (depth === MAX_DEPTH) return this.skipDeepValue(start);
+          open = open * 2 + (buf[i] === OPEN_BRACE ? 1 : 0);
+          depth++;
+          break;
+        case CLOSE_OBJECT:
+          if (open % 2 !== 1) return FAIL;
+          open = (open - 1) / 2;
+          if (--depth === 0) return i + 1;
+          break;
+        case CLOSE_ARRAY:
+          if (open % 2 !== 0) return FAIL;
+          open = open / 2;
+          if (--depth === 0) return i + 1;
+          break;
+        default:
+          return FAIL;
+      }
+    }
+    return FAIL;
+  }
+
+  /** skipValue for a container nested past MAX_DEPTH: the same walk, the open brackets kept in an array. */
+  skipDeepValue(i: number): number {
+    const buf = this.buf;
     const closers: number[] = [];
-    for (; i < end; i++) {
-      const c = buf[i]!;
-      if (c === QUOTE) {
-        i = this.skipString(i) - 1;
-        if (i < 0) return FAIL;
-      } else if (c === OPEN_BRACE) closers.push(CLOSE_BRACE);
-      else if (c === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        if (closers.pop() !== c) return FAIL;
-        if (closers.length === 0) return i + 1;
-      } else if (c !== COMMA && c !== COLON && SCALAR_BYTE[c] !== 1 && SPACE_BYTE[c] !== 1) return FAIL;
+    for (; i < buf.length; i++) {
+      switch (BYTE_CLASS[buf[i]!]) {
+        case PLAIN:
+          break;
+        case STRING:
+          i = this.skipString(i) - 1;
+          if (i < 0) return FAIL;
+          break;
+        case OPEN_OBJECT:
+          closers.push(CLOSE_BRACE);
+          break;
+        case OPEN_ARRAY:
+          closers.push(CLOSE_BRACKET);
+          break;
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY:
+          if (closers.pop() !== buf[i]) return FAIL;
+          if (closers.length === 0) return i + 1;
+          break;
+        default:
+          return FAIL;
+      }
     }
     return FAIL;
   }

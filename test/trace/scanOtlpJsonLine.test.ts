@@ -143,6 +143,37 @@ describe('scanOtlpJsonLine', () => {
     expect(scanOtlpJsonLine(Buffer.from(wrongKind), MARKER)).toBeUndefined();
   });
 
+  it('walks nesting on both sides of its fast-path depth, and refuses a wrong closer at any depth', () => {
+    for (const depth of [1, 2, 28, 29, 30, 31, 32, 60]) {
+      const request = structuredClone(routingRequest) as {
+        resourceSpans: Array<{ scopeSpans: Array<{ spans: Json[] }> }>;
+      };
+      const nested = `${'[{"a":'.repeat(depth)}424242${'}]'.repeat(depth)}`;
+      request.resourceSpans[0]!.scopeSpans[0]!.spans.push({
+        name: 'nested',
+        extra: JSON.parse(nested) as unknown,
+      });
+      const line = JSON.stringify(request);
+      expect(expectSameAsWholeParse(line), `depth ${depth}`).toBe(true);
+      // The innermost object closed with `]`, or the innermost array closed with `}`.
+      // Bracket counts stay balanced, so only the kind check can tell.
+      const tail = `424242${'}]'.repeat(depth)}`;
+      expect(line).toContain(tail);
+      const objectWrong = line.replace(tail, `424242]${'}]'.repeat(depth - 1)}}`);
+      const arrayWrong = line.replace(tail, `424242}}${'}]'.repeat(depth - 1)}`);
+      expect(scanOtlpJsonLine(Buffer.from(objectWrong), MARKER), `depth ${depth}`).toBeUndefined();
+      expect(scanOtlpJsonLine(Buffer.from(arrayWrong), MARKER), `depth ${depth}`).toBeUndefined();
+    }
+    // A whole span item closed by the wrong kind: nothing after it can give the mistake away.
+    const line = JSON.stringify(routingRequest);
+    const lastSpan = line.lastIndexOf('{"traceId"');
+    expect(lastSpan).toBeGreaterThan(0);
+    const withItem = (item: string): string => `${line.slice(0, lastSpan)}${item},${line.slice(lastSpan)}`;
+    expect(expectSameAsWholeParse(withItem('{"a":[424242]}'))).toBe(true);
+    for (const wrong of ['{"a":424242]', '[424242}'])
+      expect(scanOtlpJsonLine(Buffer.from(withItem(wrong)), MARKER), wrong).toBeUndefined();
+  });
+
   it('declines what it does not handle, so the caller parses the line whole', () => {
     const line = JSON.stringify(routingRequest);
     const declined = [
