@@ -19,15 +19,12 @@ import {
   type TraceRecordBuilder,
 } from './buildTraceRecords.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
-import { countOtlpProtoSpans, decodeOtlpProtoRequest } from './decodeOtlpProto.js';
-import { decompressZstdFrame, gunzipStream, unzstdStream } from './decompressStream.js';
 import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
-import { readLengthFramed } from './readLengthFramed.js';
 import { scanOtlpJsonLine } from './scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
@@ -385,6 +382,10 @@ function holdsJsonLines(all: Buffer): boolean {
 
 /** The Collector's length-framed files: each record is a protobuf request, or a zstd frame of JSON or protobuf. */
 async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+  // Loaded when a framed file is met: most runs read JSON lines and need neither protobuf nor zstd.
+  const { readLengthFramed } = await import('./readLengthFramed.js');
+  const { countOtlpProtoSpans, decodeOtlpProtoRequest } = await import('./decodeOtlpProto.js');
+  const { decompressZstdFrame } = await import('./decompressStream.js');
   const out: TraceRecord[] = [];
   for await (const item of readLengthFramed(stream, MAX_RECORD_BYTES)) {
     const record = ++ctx.line;
@@ -443,12 +444,15 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
         rejectFormat(ctx, 'compressed more than twice over');
         return;
       }
-      yield* readStream(
-        ctx,
-        sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),
-        depth + 1,
-      );
-      return;
+      {
+        const { gunzipStream, unzstdStream } = await import('./decompressStream.js');
+        yield* readStream(
+          ctx,
+          sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),
+          depth + 1,
+        );
+        return;
+      }
     case 'framed':
       yield* readFramed(ctx, ownChunks(stream));
       return;

@@ -4,8 +4,8 @@
  * Files and folders are named by path (readTraceInputs); a trace store is named by a config object, so an
  * input list is `TraceInput[]` and the CLI's one analysis pass reads both kinds into the same analyses.
  */
-import { readJaegerTraces, type JaegerSourceConfig } from './jaegerSource.js';
-import { readTempoTraces, type StoreReadOptions, type TempoSourceConfig } from './tempoSource.js';
+import type { JaegerSourceConfig } from './jaegerSource.js';
+import type { StoreReadOptions, TempoSourceConfig } from './tempoSource.js';
 import type { ReadStats, TraceRecord } from './types.js';
 
 /** A trace store searched for routing spans. */
@@ -19,13 +19,17 @@ export function describeTraceInput(input: TraceInput): string {
   return typeof input === 'string' ? input : input.url;
 }
 
-/** Read one trace store into `stats`, yielding its records. */
-export function readRemoteSource(
+/** Read one trace store into `stats`, yielding its records (the store's client is loaded only then). */
+export async function* readRemoteSource(
   source: RemoteSource,
   stats: ReadStats,
   options: StoreReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
-  return source.kind === 'tempo'
-    ? readTempoTraces(source, stats, options)
-    : readJaegerTraces(source, stats, options);
+  if (source.kind === 'tempo') {
+    const { readTempoTraces } = await import('./tempoSource.js');
+    yield* readTempoTraces(source, stats, options);
+  } else {
+    const { readJaegerTraces } = await import('./jaegerSource.js');
+    yield* readJaegerTraces(source, stats, options);
+  }
 }

@@ -21,7 +21,6 @@ import {
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
-import { renderAnalyzeHtml } from '../html/renderAnalyzeHtml.js';
 import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope analyze`. */
@@ -42,6 +41,8 @@ export const analyzeCommand: CliCommand = {
       .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
       .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
   async run(args, ctx) {
+    // The HTML renderer is loaded only for --format html: every command pays for what the CLI imports.
+    const html = ctx.format === 'html' ? await import('../html/renderAnalyzeHtml.js') : undefined;
     const inputs = readInputs(args);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
@@ -67,7 +68,7 @@ export const analyzeCommand: CliCommand = {
       json: (v) => analyzeToJson(view, v),
       document: () => analyzeToDocument(view),
       html: () =>
-        renderAnalyzeHtml({
+        html!.renderAnalyzeHtml({
           summary: view.summary,
           digest: digest!.finish(),
           hotspots: view.hotspots,

@@ -11,8 +11,6 @@
 import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDemoScorer } from '../../demo/demoScorers.js';
-import { DEMO_ROUTERS, DEMO_SKILLS } from '../../demo/demoSkills.js';
 import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
@@ -49,7 +47,7 @@ export const demoCommand: CliCommand = {
     const where =
       args.out === undefined ? ' (a new temp folder; --out DIR writes DIR/traces.jsonl instead)' : '';
     aside.write(
-      describeRun(run.conversations, run.decisions, run.misroutes) +
+      (await describeRun(run.conversations, run.decisions, run.misroutes)) +
         `traces written to ${escapeControlChars(file)}${where}\n\n`,
     );
     const exitCode = await analyzeCommand.run({ inputs: [file] }, ctx);
@@ -90,7 +88,9 @@ function prepareTraceFile(out: unknown): string {
 }
 
 /** What the demo agent is and did, in a few lines: its routers, their scorers and thresholds. */
-function describeRun(conversations: number, decisions: number, misroutes: number): string {
+async function describeRun(conversations: number, decisions: number, misroutes: number): Promise<string> {
+  const { createDemoScorer } = await import('../../demo/demoScorers.js');
+  const { DEMO_ROUTERS, DEMO_SKILLS } = await import('../../demo/demoSkills.js');
   const rows = DEMO_ROUTERS.map((r) => {
     const scorer = createDemoScorer(r.scorer, DEMO_SKILLS);
     const policy = resolveRoutingPolicy(r.policy);

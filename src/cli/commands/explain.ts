@@ -4,16 +4,13 @@
  * Keeps only the records of that trace or conversation. When nothing matches, the (empty) report is still
  * printed, a line on stderr says what to check, and the exit code is 2.
  */
-import { createExplainAnalysis } from '../../analyze/explainDecisions.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
 import { readInputs, readJobs, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
-import { explainToDocument, explainToJson } from '../format/presentExplain.js';
-import { renderExplainHtml } from '../html/renderExplainHtml.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
-import { buildTraceLinks, type TraceLinks } from '../traceLinks.js';
+import type { TraceLinks } from '../traceLinks.js';
 import { UsageError } from '../usageError.js';
 
 /** `routescope explain`. */
@@ -50,6 +47,11 @@ export const explainCommand: CliCommand = {
         'a whole conversation, with links',
       ),
   async run(args, ctx) {
+    // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
+    const { createExplainAnalysis } = await import('../../analyze/explainDecisions.js');
+    const { explainToDocument, explainToJson } = await import('../format/presentExplain.js');
+    const { buildTraceLinks } = await import('../traceLinks.js');
+    const html = ctx.format === 'html' ? await import('../html/renderExplainHtml.js') : undefined;
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
     const inputs = readInputs(args);
@@ -75,7 +77,7 @@ export const explainCommand: CliCommand = {
     emitReport(ctx, {
       json: (v) => explainToJson(view, v),
       document: () => explainToDocument(view),
-      html: () => renderExplainHtml(report, input.stats, (traceId) => links[traceId] ?? {}),
+      html: () => html!.renderExplainHtml(report, input.stats, (traceId) => links[traceId] ?? {}),
     });
     if (report.entries.length === 0) {
       ctx.io.stderr.write(

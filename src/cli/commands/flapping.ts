@@ -2,13 +2,10 @@
  * flapping — `routescope flapping <inputs..>`: conversations whose routing bounces A → B → A, and runs of
  * near-tie stays that keep an incumbent by ambiguity alone; conversations and skill pairs ranked.
  */
-import { createFlappingAnalysis, resolveFlappingConfig } from '../../analyze/flapping.js';
 import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
 import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
-import { flappingToDocument, flappingToJson } from '../format/presentFlapping.js';
-import { renderFlappingHtml } from '../html/renderFlappingHtml.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 
 /** `routescope flapping`. */
@@ -38,6 +35,10 @@ export const flappingCommand: CliCommand = {
       .example('$0 flapping traces/', 'which conversations flap, on which skill pairs')
       .example('$0 flapping traces/ --window 5 --min-run 2 --format json', 'looser definitions, as JSON'),
   async run(args, ctx) {
+    // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
+    const { createFlappingAnalysis, resolveFlappingConfig } = await import('../../analyze/flapping.js');
+    const { flappingToDocument, flappingToJson } = await import('../format/presentFlapping.js');
+    const html = ctx.format === 'html' ? await import('../html/renderFlappingHtml.js') : undefined;
     const inputs = readInputs(args);
     const config = resolveFlappingConfig({
       window: readInteger(args, 'window', '--window', 1) ?? 3,
@@ -50,7 +51,7 @@ export const flappingCommand: CliCommand = {
     emitReport(ctx, {
       json: (v) => flappingToJson(view, v),
       document: () => flappingToDocument(view),
-      html: () => renderFlappingHtml(report, digest, input.stats),
+      html: () => html!.renderFlappingHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

@@ -3,7 +3,6 @@
  * recorded decision would have been under other thresholds, and the consistency audit under its own.
  */
 import { parseWhereClauses } from '../../analyze/filterDecisions.js';
-import { createReplayAnalysis } from '../../analyze/replay.js';
 import type { ReplayThresholds } from '../../analyze/replayDecision.js';
 import type { Argv } from 'yargs';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
@@ -11,8 +10,6 @@ import { EXIT_OK } from '../cliCommand.js';
 import { readInputs, readJobs, readInteger, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
-import { replayToDocument, replayToJson } from '../format/presentReplay.js';
-import { renderReplayHtml } from '../html/renderReplayHtml.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
 
@@ -67,6 +64,10 @@ export const replayCommand: CliCommand = {
       )
       .example('$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?'),
   async run(args, ctx) {
+    // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
+    const { createReplayAnalysis } = await import('../../analyze/replay.js');
+    const { replayToDocument, replayToJson } = await import('../format/presentReplay.js');
+    const html = ctx.format === 'html' ? await import('../html/renderReplayHtml.js') : undefined;
     const inputs = readInputs(args);
     const thresholds = readThresholds(args);
     const where = readWhere(args);
@@ -77,7 +78,7 @@ export const replayCommand: CliCommand = {
     emitReport(ctx, {
       json: (v) => replayToJson(view, v),
       document: () => replayToDocument(view),
-      html: () => renderReplayHtml(report, digest, input.stats),
+      html: () => html!.renderReplayHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

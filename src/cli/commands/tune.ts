@@ -3,13 +3,11 @@
  * margin (and a floor for floorless scorers) and recommend the margin that meets the target. Rates, not
  * accuracy: every output says so.
  */
-import { createTuneAnalysis, resolveTuneConfig, type TuneConfig } from '../../analyze/tune.js';
+import type { TuneConfig } from '../../analyze/tune.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
 import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
-import { tuneToDocument, tuneToJson } from '../format/presentTune.js';
-import { renderTuneHtml } from '../html/renderTuneHtml.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
 import { readWhere, withWhere } from './replay.js';
@@ -50,21 +48,29 @@ export const tuneCommand: CliCommand = {
       )
       .example('$0 tune traces/ --target-menu-rate 0.05 --format html > tune.html', 'the curve as a page'),
   async run(args, ctx) {
+    // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
+    const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
+    const { tuneToDocument, tuneToJson } = await import('../format/presentTune.js');
+    const html = ctx.format === 'html' ? await import('../html/renderTuneHtml.js') : undefined;
     const inputs = readInputs(args);
-    const config = readTuneConfig(args);
+    const config = readTuneConfig(args, resolveTuneConfig);
     const analysis = createTuneAnalysis(config);
     const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
     emitReport(ctx, {
       json: (v) => tuneToJson(view, v),
       document: () => tuneToDocument(view),
-      html: () => renderTuneHtml(report, digest, input.stats),
+      html: () => html!.renderTuneHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },
 };
 
-function readTuneConfig(args: CliArgs): Partial<TuneConfig> {
+/** The tune options as a config, checked by `resolve` (the analysis's own check; it throws on a bad one). */
+function readTuneConfig(
+  args: CliArgs,
+  resolve: (config: Partial<TuneConfig>) => unknown,
+): Partial<TuneConfig> {
   const targetMenuRate = readNumber(args, 'targetMenuRate', '--target-menu-rate', 0, 1);
   const targetNearTieRate = readNumber(args, 'targetNearTieRate', '--target-near-tie-rate', 0, 1);
   const targetUnmatchedRate = readNumber(args, 'targetUnmatchedRate', '--target-unmatched-rate', 0, 1);
@@ -81,7 +87,7 @@ function readTuneConfig(args: CliArgs): Partial<TuneConfig> {
     ...(step === undefined ? {} : { step }),
   };
   try {
-    resolveTuneConfig(config);
+    resolve(config);
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message.replace(/^tune: /, '') : String(err));
   }
