@@ -30,7 +30,13 @@ import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js'
 import { addRoutingContext, putString } from './addRoutingContext.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
 import type { RoutingMetrics } from './routingMetrics.js';
-import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
+import {
+  createRecordingProbe,
+  endQuietly,
+  INSTRUMENTATION_SCOPE_NAME,
+  safeExecute,
+  startRecordingSpan,
+} from './safeExecute.js';
 import { ATTR_ROUTING_ROUTER, ATTR_ROUTING_SCORER_NAME, SPAN_ROUTING_TIER2 } from './semconv.js';
 import type {
   InstrumentationConfig,
@@ -60,6 +66,7 @@ export function instrumentDecideTier2(decide: DecideTier2, config?: Instrumentat
       ? undefined
       : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
   if (tracer === undefined && metrics === undefined) return decide;
+  const mayRecord = createRecordingProbe(settings.tracerProvider);
 
   return function instrumentedDecideTier2(
     scores: readonly IntentScore[],
@@ -68,7 +75,9 @@ export function instrumentDecideTier2(decide: DecideTier2, config?: Instrumentat
     scorer?: ScorerTraits,
   ): Tier2Verdict {
     const span =
-      tracer === undefined ? undefined : startRecordingSpan(tracer, SPAN_ROUTING_TIER2, TIER2_SPAN_OPTIONS);
+      tracer === undefined || !mayRecord()
+        ? undefined
+        : startRecordingSpan(tracer, SPAN_ROUTING_TIER2, TIER2_SPAN_OPTIONS);
     if (span === undefined) {
       if (metrics === undefined) return decide(scores, incumbentId, policy, scorer);
       return decideAndCount(metrics, settings, decide, scores, incumbentId, policy, scorer);

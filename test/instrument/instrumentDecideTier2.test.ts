@@ -1,10 +1,19 @@
-import { context, diag, DiagLogLevel, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  diag,
+  DiagLogLevel,
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import type { Span, Tracer, TracerProvider } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
+import { INSTRUMENTATION_SCOPE_NAME } from '../../src/instrument/safeExecute.js';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_ROUTING_CANDIDATE_IDS,
@@ -483,6 +492,34 @@ describe('builds nothing when the span is not recording', () => {
     instrumentDecideTier2(decide, config)([s('a', 1)], undefined, policy());
     expect(reads.count).toBe(0);
     expect(calls).toEqual({ hook: 0, context: 0, scorerName: 0 });
+  });
+
+  it('a proxy provider with no SDK yet starts no span; an SDK set later is recorded from the next call', () => {
+    const proxy = new ProxyTracerProvider();
+    // Every ProxyTracer shares its prototype's startSpan: watch that, whichever tracer the wrapper holds.
+    const proxyTracer = Object.getPrototypeOf(proxy.getTracer(INSTRUMENTATION_SCOPE_NAME)) as Tracer;
+    const startSpan = vi.spyOn(proxyTracer, 'startSpan');
+    const wrapped = instrumentDecideTier2(decideTier2, { tracerProvider: proxy });
+    const call = [[s('a', 1), s('b', 0.2)], undefined, policy()] as const;
+    expect(wrapped(...call)).toEqual(decideTier2(...call));
+    expect(startSpan).not.toHaveBeenCalled();
+    expect(sdk.spans()).toHaveLength(0);
+    proxy.setDelegate(sdk.provider);
+    expect(wrapped(...call)).toEqual(decideTier2(...call));
+    expect(sdk.spans()).toHaveLength(1);
+    expect(sdk.spans()[0]!.attributes[ATTR_ROUTING_VERDICT]).toBe('move');
+    startSpan.mockRestore();
+  });
+
+  it('a proxy provider that throws when asked for its SDK is logged, and routing goes on', () => {
+    const proxy = new ProxyTracerProvider();
+    const broken = vi.spyOn(proxy, 'getDelegateTracer').mockImplementation(() => {
+      throw new Error('broken proxy');
+    });
+    const wrapped = instrumentDecideTier2(decideTier2, { tracerProvider: proxy });
+    const call = [[s('a', 1)], 'a', policy()] as const;
+    expect(wrapped(...call)).toEqual(decideTier2(...call));
+    expect(broken).toHaveBeenCalled();
   });
 
   it('a non-recording span from a custom tracer is never written to', () => {
