@@ -11,8 +11,10 @@
  * records, stats and duplicates come out as a whole parse gives them.
  *
  * It only handles the plain shape the Collector writes: `{"resourceSpans":[…]}` with no other top-level key,
- * `scopeSpans` (not the legacy name), no key twice, no `\u` escape anywhere (a marker spelled with escapes
- * would be missed). Anything else — or any doubt: a broken token, brackets that do not match, bytes after the
+ * `scopeSpans` (not the legacy name), no key twice, and no `\u` escape of a character that keys and the marker
+ * are made of (letters, digits, `.`, `_`, `-`): such a marker or key would be missed. Escapes of anything else
+ * (`\u003c` from HTML-escaping encoders, control characters, non-ASCII from ASCII-only ones) are fine: they are
+ * only skipped over, or parsed by JSON.parse with the span that holds them. Anything else — or any doubt: a broken token, brackets that do not match, bytes after the
  * request, a slice that does not parse — returns undefined, nothing recorded, and the caller parses
  * the line whole, with its bad-line reporting unchanged. As for lines without the marker, a byte flipped
  * inside a non-routing span's strings or numbers is not seen: the price of not parsing. No I/O.
@@ -62,6 +64,33 @@ BYTE_CLASS[CLOSE_BRACE] = CLOSE_OBJECT;
 BYTE_CLASS[CLOSE_BRACKET] = CLOSE_ARRAY;
 /** Nesting deeper than this inside one value is walked again with a stack array (skipDeepValue). */
 const MAX_DEPTH = 30;
+
+/** Characters of keys and of the marker: an escape spelling one of them makes the scan decline. */
+const WORD_CHARACTER = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-')
+  WORD_CHARACTER[c.charCodeAt(0)] = 1;
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let d = 0; d < 16; d++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(d)] = d;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(d)] = d;
+}
+
+/**
+ * Does `body` hold a `\u` escape of a word character (or one that is not four hex digits)? A `\\u` that is an
+ * escaped backslash before a plain `u` is taken for an escape too: that can only decline, never misread.
+ */
+function escapesAWordCharacter(body: Buffer): boolean {
+  for (let at = body.indexOf(UNICODE_ESCAPE); at !== -1; at = body.indexOf(UNICODE_ESCAPE, at + 2)) {
+    let code = 0;
+    for (let k = at + 2; k < at + 6; k++) {
+      const digit = k < body.length ? HEX_VALUE[body[k]!]! : -1;
+      if (digit === -1) return true;
+      code = code * 16 + digit;
+    }
+    if (code < 128 && WORD_CHARACTER[code] === 1) return true;
+  }
+  return false;
+}
 
 /** A request rebuilt from the parsed slices; skipped spans are `0` (readOtlpResourceSpans counts them as plain). */
 interface Rebuilt {
@@ -314,7 +343,7 @@ function scanResourceSpans(scanner: LineScanner, start: number, out: Rebuilt[]):
  * resources) parsed, or undefined when the line is not in the plain shape handled here.
  */
 export function scanOtlpJsonLine(body: Buffer, marker: Buffer): { resourceSpans: unknown[] } | undefined {
-  if (body.indexOf(UNICODE_ESCAPE) !== -1) return undefined;
+  if (escapesAWordCharacter(body)) return undefined;
   const scanner = new LineScanner(body, marker);
   const list: Rebuilt[] = [];
   let seenList = false;

@@ -5,7 +5,8 @@
  * writers differ (key order, whitespace, int64 as strings, extra keys holding any JSON, strings full of
  * brackets and quotes, non-object span items), reading the scan's value yields the same records and the
  * same stats as reading JSON.parse of the line — or the scan declines (undefined) and the caller parses whole.
- * Lines it must decline: cut short, glued, a duplicate key it depends on, the legacy scope name, \u escapes.
+ * Lines it must decline: cut short, glued, a duplicate key it depends on, the legacy scope name, \u escapes of
+ * letters, digits, `.`, `_` and `-` (what keys and the marker are made of); other escapes are read.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,34 @@ describe('scanOtlpJsonLine', () => {
       expect(scanOtlpJsonLine(Buffer.from(withItem(wrong)), MARKER), wrong).toBeUndefined();
   });
 
+  it('reads lines whose strings hold \\u escapes of other characters, as HTML-escaping and ASCII-only encoders write them', () => {
+    /** The same JSON text with <, > and & escaped (Go's default) and every non-ASCII character escaped (ASCII-only writers). */
+    const escaped = (text: string): string =>
+      text
+        .replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 30 }),
+        fc.string({ unit: 'binary', maxLength: 30 }),
+        (inRoutingSpan, elsewhere) => {
+          const request = structuredClone(routingRequest) as {
+            resourceSpans: Array<Json & { resource: Json; scopeSpans: Array<Json & { spans: Json[] }> }>;
+          };
+          const first = request.resourceSpans[0]!;
+          first.resource.note = `<b>${elsewhere}</b> & é`;
+          const spans = first.scopeSpans[0]!.spans;
+          spans[0]!.name = `<${inRoutingSpan}> & 漢 😀`;
+          spans.push({ name: `plain <${elsewhere}> & ü`, traceId: 'x' });
+          const line = escaped(JSON.stringify(request));
+          expect(line).toContain('\\u003c');
+          expect(expectSameAsWholeParse(line)).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('declines what it does not handle, so the caller parses the line whole', () => {
     const line = JSON.stringify(routingRequest);
     const declined = [
@@ -186,6 +215,12 @@ describe('scanOtlpJsonLine', () => {
       line.replace('"scopeSpans":[{', '"scopeSpans":[{"spans":[],'),
       line.replace('{"resourceSpans"', '{"other":1,"resourceSpans"'),
       line.replace('agentfootprint.routing.verdict', 'agentfootprint.routing.\\u0076erdict'),
+      line.replace('agentfootprint.routing', 'agentfootprint\\u002erouting'),
+      line.replace('"spans":', '"span\\u0073":'),
+      line.replace('"resource":', '"resourc\\u0045":'),
+      line.replace('"name":"', '"name":"\\u005f'),
+      line.replace('"name":"', '"name":"\\u00zz'),
+      `${line.slice(0, -1)}\\u0`,
       line.replace(':', ':\u00ff'),
       line.replace('"resource":', '"resource":{},"resource":'),
       `[${line}]`,
