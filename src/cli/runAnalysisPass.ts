@@ -98,8 +98,9 @@ async function* readAll(
 ): AsyncGenerator<TraceRecord> {
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
-  if (paths.length > 0) yield* readInParallel(paths, stats, options);
+  // One builder for files and stores: a span both exported to a file and kept by a store counts once.
   const builder = createTraceRecordBuilder(stats);
+  if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
   for (const store of stores) {
     const before = stats.files;
     yield* readRemoteSource(store, stats, {

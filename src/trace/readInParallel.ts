@@ -215,7 +215,7 @@ export async function* readInParallel(
   }
   const units = await planUnits(inputs, options.jobs, options.splitMinBytes ?? SPLIT_MIN_BYTES);
   const runner = options.runner ?? createWorkerRunner(options.jobs);
-  const builder = createTraceRecordBuilder(stats);
+  const builder = options.builder ?? createTraceRecordBuilder(stats);
   const applyOutcome = builder.applySpanOutcome!;
   const pending: Array<Promise<ReadUnitResult>> = [];
   let launched = 0;

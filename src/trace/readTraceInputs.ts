@@ -36,6 +36,12 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
   /** Called as raw bytes are read (about every MiB and at the end of each input). */
   onProgress?: (p: { file: string; bytesRead: number; totalBytes?: number }) => void;
+  /**
+   * The record builder, and with it the duplicate filter, to share with other reads (the CLI shares one
+   * between files and trace stores, so a span found in both counts once). It must count into `stats`.
+   * @default a fresh one
+   */
+  builder?: TraceRecordBuilder;
 }
 
 /** The longest JSON line read; a longer one is reported as a bad line and skipped without being buffered. */
@@ -533,7 +539,7 @@ export async function* readTraceInputs(
   stats: ReadStats,
   options: ReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
-  const builder = createTraceRecordBuilder(stats);
+  const builder = options.builder ?? createTraceRecordBuilder(stats);
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
   const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {

@@ -262,13 +262,14 @@ describe('every reading command takes the store options', () => {
     }
   });
 
-  it('files and a store together: both read into one report', async () => {
+  it('files and a store together: one report, a span found in both counted once (any --jobs)', async () => {
     const store = await tempo();
-    const r = await cliJson(['analyze', filePath, '--tempo', store.url]);
-    expect(r.code).toBe(0);
-    expect(r.json.input).toMatchObject({ inputs: [filePath, store.url] });
-    // Documented: the file reader and the stores keep separate duplicate filters, so the same spans count twice.
-    expect(r.json.decisions).toBe(2 * SPECS.length);
+    for (const jobs of ['1', '2']) {
+      const r = await cliJson(['analyze', filePath, '--tempo', store.url, '--jobs', jobs]);
+      expect(r.code).toBe(0);
+      expect(r.json.input).toMatchObject({ inputs: [filePath, store.url], duplicates: SPECS.length });
+      expect(r.json.decisions).toBe(SPECS.length);
+    }
   });
 
   it('--tempo and --jaeger holding the same traces: each span counted once', async () => {
