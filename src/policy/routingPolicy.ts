@@ -56,14 +56,15 @@ export function pairwiseGap(top: number, second: number): number {
  */
 export function softmaxRelevance(sanitized: readonly number[]): number[] {
   const n = sanitized.length;
-  const out: number[] = [];
-  if (n === 0) return out;
+  if (n === 0) return [];
   let max = -Infinity;
   for (let i = 0; i < n; i++) if (sanitized[i]! > max) max = sanitized[i]!;
+  // Sized once: pushing would grow (and copy) the array several times on long candidate lists.
+  const out = new Array<number>(n);
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const e = Math.exp(sanitized[i]! - max);
-    out.push(e);
+    out[i] = e;
     sum += e;
   }
   if (sum === 0 || !Number.isFinite(sum)) {
