@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { generateTraceFile } from './generateTraces.js';
+import { reportTarget } from './targets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -151,15 +152,25 @@ for (const mb of SIZES) {
     );
   }
   for (const a of analyzers) {
+    const overJq = jq.seconds / a.seconds;
+    const overNaive = naive.seconds / a.seconds;
     console.log(
-      `${a.tool}: ${(jq.seconds / a.seconds).toFixed(2)}× jq's speed (target >= 3), ` +
-        `${(naive.seconds / a.seconds).toFixed(2)}× naive's (target > 1), ` +
+      `${a.tool}: ${overJq.toFixed(2)}× jq's speed (target >= 3), ` +
+        `${overNaive.toFixed(2)}× naive's (target > 1), ` +
         `${(cat.seconds / a.seconds).toFixed(3)}× cat's`,
     );
+    reportTarget(`${mb} MiB, ${a.tool}: at least 3× jq`, `${overJq.toFixed(2)}×`, overJq >= 3);
+    reportTarget(`${mb} MiB, ${a.tool}: faster than naive parse`, `${overNaive.toFixed(2)}×`, overNaive > 1);
   }
   if (analyzers.length > 1) {
+    const speedUp = analyzers[0].seconds / analyzers.at(-1).seconds;
     console.log(
-      `--jobs ${JOBS.at(-1)} speed-up over --jobs 1: ${(analyzers[0].seconds / analyzers.at(-1).seconds).toFixed(2)}× (target >= 1.7 on 2 cores)`,
+      `--jobs ${JOBS.at(-1)} speed-up over --jobs 1: ${speedUp.toFixed(2)}× (target >= 1.7 on 2 cores)`,
+    );
+    reportTarget(
+      `${mb} MiB, --jobs ${JOBS.at(-1)} ÷ --jobs 1: at least 1.7×`,
+      `${speedUp.toFixed(2)}×`,
+      speedUp >= 1.7,
     );
   }
   rows.push({ mb, rss: analyzers.map((a) => a.rssMiB) });
@@ -169,5 +180,11 @@ if (rows.length > 1 && rows.every((r) => r.rss[0] !== undefined)) {
   const last = rows.at(-1).rss[0];
   console.log(
     `\npeak RSS of analyze --jobs 1: ${first.toFixed(0)} MiB at ${rows[0].mb} MiB, ${last.toFixed(0)} MiB at ${rows.at(-1).mb} MiB (${(last / first).toFixed(2)}×; target <= 200 MiB and within 1.2×)`,
+  );
+  const peak = Math.max(...rows.map((r) => r.rss[0]));
+  reportTarget(
+    'analyze --jobs 1 peak RSS: at most 200 MB, within 1.2× from smallest to largest input',
+    `${peak.toFixed(0)} MiB, ${(last / first).toFixed(2)}×`,
+    peak * 1.048576 <= 200 && last / first <= 1.2,
   );
 }

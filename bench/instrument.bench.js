@@ -13,6 +13,7 @@ import { SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2, SPAN_ROUTING_TIER2 } from '../dist/index.js';
 import { createRandom } from './createRandom.js';
+import { reportTarget } from './targets.js';
 
 const CHUNK = 256;
 const ROUNDS = 9;
@@ -180,6 +181,16 @@ console.log(
 );
 for (const candidates of [8, 64]) {
   const r = await benchCandidates(candidates);
+  reportTarget(
+    `${candidates} candidates: wrapped, no SDK, within 1.05× of raw`,
+    `${r.noSdkOverRaw.toFixed(3)}×`,
+    r.noSdkOverRaw <= 1.05,
+  );
+  reportTarget(
+    `${candidates} candidates: wrapped with SDK, at most 1.3× the bare span`,
+    `${r.sdkOverBare.toFixed(3)}×`,
+    r.sdkOverBare <= 1.3,
+  );
   console.log(
     `${col(r.candidates, 5)}${col(r.attributes, 6)}${col(r.raw.toFixed(0), 9)}${col(r.noSdk.toFixed(0), 12)}` +
       `${col(r.sdk.toFixed(0), 10)}${col(r.bare.toFixed(0), 11)}${col(r.noopSpan.toFixed(0), 11)}` +

@@ -5,7 +5,8 @@
 // 10000), pointed at a loopback server in this process that accepts every request and never answers. Calls
 // are paced to the target rate in 10 ms slices; when the machine cannot keep up the achieved rate is printed
 // as it is. Prints RSS and heap once a second, then the final figures and the spans the processor dropped
-// (from its own diag warning). Env: LOAD_RATE (per second), LOAD_SECONDS. Asserts nothing.
+// (from its own diag warning). Env: LOAD_RATE (per second), LOAD_SECONDS. Asserts nothing; the achieved rate goes
+// to the targets table of `npm run bench`.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep, setImmediate as yieldTurn } from 'node:timers/promises';
@@ -14,6 +15,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2 } from '../dist/index.js';
 import { createRandom } from './createRandom.js';
+import { reportTarget } from './targets.js';
 
 const RATE = Number(process.env.LOAD_RATE ?? 100_000);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
@@ -114,6 +116,11 @@ console.log(
     `final ${(final.rss / MiB).toFixed(0)} MiB (growth ${((final.rss - baseline.rss) / MiB).toFixed(0)} MiB); ` +
     `heap ${(final.heapUsed / MiB).toFixed(0)} MiB; ${moves} moves; export requests sent ${requests}; ` +
     `spans dropped and reported through diag ${dropped.spans} (in ${dropped.warnings} warnings, more are counted once a span fits again)`,
+);
+reportTarget(
+  `load: ${RATE} decisions/s for ${SECONDS} s against a stalled collector`,
+  `${Math.round(done / seconds)}/s, peak RSS ${(peakRss / MiB).toFixed(0)} MiB`,
+  done / seconds >= RATE,
 );
 await Promise.race([provider.shutdown().catch(() => undefined), sleep(500)]);
 server.closeAllConnections();
