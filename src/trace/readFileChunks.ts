@@ -16,19 +16,23 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 /**
  * Chunks of `handle` from byte `start` up to `end` (exclusive; default end of file). Two buffers take turns:
  * the next chunk is read into one while the caller works on the other, so the reader rarely waits on the disk
- * (or the page cache); asking for a chunk is what lets the previous one be overwritten.
+ * (or the page cache); asking for a chunk is what lets the previous one be overwritten. `start` null reads
+ * from where the handle is, in order, to its end: for what cannot seek (a pipe such as `<(zcat f.gz)`, a
+ * device); there is still only one read in flight, so the order holds.
  */
 export async function* readFileChunks(
   handle: FileHandle,
-  start = 0,
+  start: number | null = 0,
   end = Infinity,
   chunkBytes = READ_CHUNK_BYTES,
 ): AsyncGenerator<Buffer> {
   let filling = Buffer.allocUnsafe(chunkBytes);
   let spare = Buffer.allocUnsafe(chunkBytes);
-  let at = start;
+  let at = start ?? 0;
   const readAhead = (): Promise<{ bytesRead: number }> | undefined =>
-    at < end ? handle.read(filling, 0, Math.min(chunkBytes, end - at), at) : undefined;
+    at < end
+      ? handle.read(filling, 0, Math.min(chunkBytes, end - at), start === null ? null : at)
+      : undefined;
   let pending = readAhead();
   try {
     while (pending !== undefined) {

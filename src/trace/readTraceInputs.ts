@@ -559,11 +559,13 @@ export async function* readTraceInputs(
         const info = await handle.stat();
         if (info.isFile()) totalBytes = info.size;
       } catch {
-        // Size is only for progress.
+        // Size is only for progress (and a file that cannot be stat'ed is read in order, as a pipe is).
       }
       const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
       try {
-        yield* readOneInput(ctx, readFileChunks(handle), totalBytes, options);
+        // Only a regular file is read by position; a pipe or device is read in order from where it stands.
+        const chunks = readFileChunks(handle, totalBytes === undefined ? null : 0);
+        yield* readOneInput(ctx, chunks, totalBytes, options);
       } finally {
         await handle.close();
       }
@@ -630,7 +632,8 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
     }
     throw error;
   }
-  const stream = readFileChunks(handle, unit.start, unit.end);
+  // A unit without a size is not a regular file (a pipe or device, never split): read it in order.
+  const stream = readFileChunks(handle, unit.size === undefined ? null : unit.start, unit.end);
   try {
     const records = unit.split ? readSplitUnit(ctx, stream) : readOneInput(ctx, stream, undefined, {});
     for await (const record of records) void record;

@@ -2,13 +2,16 @@
  * readTraceInputs — every input format, written from real SDK spans the way its producer writes it, reads back
  * to the same records: each decision equal to the call that made it, turns, misroute marks, context and stats.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SPAN_ROUTING_FEEDBACK } from '../../src/instrument/semconv.js';
+import { readInParallel } from '../../src/trace/readInParallel.js';
 import { readTraceInputs, type ReadOptions } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import type {
@@ -145,6 +148,36 @@ describe('readTraceInputs: the Collector file exporter', () => {
       expect(stats.files).toBe(1);
       expect(stats.lines).toBe(3);
       expectLinesFollowBatches(records, file);
+    });
+  });
+
+  it('a named pipe (as `<(zcat traces.gz)` gives) is read in order from where it stands, across chunks', async () => {
+    await withTempDir(async (dir) => {
+      const fifo = join(dir, 'traces.pipe');
+      execFileSync('mkfifo', [fifo]);
+      // A 3 MiB line of spaces between the batches: the pipe is read in several chunks, a line spans them.
+      const text = [
+        toOtlpJson(batches[0]!),
+        ' '.repeat(3 * 1024 * 1024),
+        toOtlpJson(batches[1]!),
+        toOtlpJson(batches[2]!),
+      ]
+        .map((line) => `${line}\n`)
+        .join('');
+      // Opening a pipe for writing waits for its reader: write and read at the same time.
+      const [, { records, stats }] = await Promise.all([writeFile(fifo, text), readAll([fifo])]);
+      expectScenario(records, stats);
+      expect(stats.lines).toBe(3);
+      expect(stats.problems).toEqual([]);
+      // The same through --jobs: a pipe is one unit, never cut, and is read in order as well.
+      const parallelStats = createReadStats();
+      const parallel: TraceRecord[] = [];
+      const reading = (async () => {
+        for await (const r of readInParallel([fifo], parallelStats, { jobs: 2 })) parallel.push(r);
+      })();
+      await Promise.all([writeFile(fifo, text), reading]);
+      expect(parallel).toEqual(records);
+      expect(parallelStats).toEqual(stats);
     });
   });
 
