@@ -83,6 +83,21 @@ describe('splitLines', () => {
     );
   });
 
+  it('lines far longer than a chunk, growing and reusing the assembly buffer, come out whole', async () => {
+    const sizes = [70_000, 150_000, 10, 300_000, 5, 140_000];
+    const lines = sizes.map((n, k) =>
+      Buffer.from(Array.from({ length: n }, (_, i) => 32 + ((i * 7 + k) % 90))),
+    );
+    const data = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+    const cuts = Array.from({ length: Math.ceil(data.length / 4096) }, (_, i) => i * 4096);
+    const got = await collect(splitLines(borrowed(data, cuts), 1_000_000), (b) =>
+      b === null ? null : Buffer.from(b),
+    );
+    // Compared line by line with equals(): a failing toEqual on 300 KB buffers takes minutes to print.
+    expect(got.map((b) => b?.length)).toEqual(sizes);
+    expect(got.every((b, i) => b !== null && b.equals(lines[i]!))).toBe(true);
+  });
+
   it('an over-long line is dropped as it streams, not buffered', async () => {
     async function* endless(): AsyncGenerator<Buffer> {
       for (let i = 0; i < 1000; i++) yield Buffer.alloc(1024, 0x61);
