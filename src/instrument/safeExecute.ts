@@ -68,6 +68,9 @@ export function endQuietly(span: Span): void {
  * that hands out no-op spans until an SDK registers; while it has no delegate the test is false, so the
  * caller skips starting a span (which costs about as much as 5% of a fast routing call). Once a delegate
  * is seen it is true for good, at the cost of one boolean read. Any other provider: always true.
+ * STYLE.md says not to probe for an SDK; this is the one exception, and a narrow one: it asks the API's own
+ * proxy (public `getDelegateTracer`) on every call until an SDK appears, so late registration still records,
+ * and anything it cannot tell (another provider, another copy of the API, a throw) falls back to spans.
  */
 export function createRecordingProbe(provider: TracerProvider): () => boolean {
   if (!(provider instanceof ProxyTracerProvider)) return () => true;
