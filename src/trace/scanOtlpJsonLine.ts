@@ -62,7 +62,7 @@ BYTE_CLASS[OPEN_BRACE] = OPEN_OBJECT;
 BYTE_CLASS[OPEN_BRACKET] = OPEN_ARRAY;
 BYTE_CLASS[CLOSE_BRACE] = CLOSE_OBJECT;
 BYTE_CLASS[CLOSE_BRACKET] = CLOSE_ARRAY;
-/** Nesting deeper than this inside one value is walked again with a stack array (skipDeepValue). */
+/** Levels of nesting inside one value whose bracket kinds are kept as bits; deeper ones go to an array. */
 const MAX_DEPTH = 30;
 
 /** Characters of keys and of the marker: an escape spelling one of them makes the scan decline. */
@@ -150,12 +150,14 @@ class LineScanner {
       while (i < end && SCALAR_BYTE[buf[i]!] === 1) i++;
       return i === start ? FAIL : i;
     }
-    // A container. The kinds of the open brackets are bits of `open` (1 = object), the innermost lowest.
-    const start = i;
+    // A container. The kinds of the open brackets (1 = object) are bits of `open` for the first MAX_DEPTH
+    // levels, innermost lowest, and an array past that (rare); a closer must match the innermost kind.
     let open = first === OPEN_BRACE ? 1 : 0;
+    let deeper: number[] | undefined;
     let depth = 1;
     for (i++; i < end; i++) {
-      switch (BYTE_CLASS[buf[i]!]) {
+      const byteClass = BYTE_CLASS[buf[i]!];
+      switch (byteClass) {
         case PLAIN:
           break;
         case STRING:
@@ -163,51 +165,21 @@ class LineScanner {
           if (i < 0) return FAIL;
           break;
         case OPEN_OBJECT:
-        case OPEN_ARRAY:
-          if (depth === MAX_DEPTH) return this.skipDeepValue(start);
-          open = open * 2 + (buf[i] === OPEN_BRACE ? 1 : 0);
+        case OPEN_ARRAY: {
+          const kind = byteClass === OPEN_OBJECT ? 1 : 0;
+          if (depth < MAX_DEPTH) open = open * 2 + kind;
+          else (deeper ??= []).push(kind);
           depth++;
           break;
+        }
         case CLOSE_OBJECT:
-          if (open % 2 !== 1) return FAIL;
-          open = (open - 1) / 2;
+        case CLOSE_ARRAY: {
+          const kind = depth > MAX_DEPTH ? deeper!.pop()! : open % 2;
+          if (kind !== (byteClass === CLOSE_OBJECT ? 1 : 0)) return FAIL;
+          if (depth <= MAX_DEPTH) open = (open - kind) / 2;
           if (--depth === 0) return i + 1;
           break;
-        case CLOSE_ARRAY:
-          if (open % 2 !== 0) return FAIL;
-          open = open / 2;
-          if (--depth === 0) return i + 1;
-          break;
-        default:
-          return FAIL;
-      }
-    }
-    return FAIL;
-  }
-
-  /** skipValue for a container nested past MAX_DEPTH: the same walk, the open brackets kept in an array. */
-  skipDeepValue(i: number): number {
-    const buf = this.buf;
-    const closers: number[] = [];
-    for (; i < buf.length; i++) {
-      switch (BYTE_CLASS[buf[i]!]) {
-        case PLAIN:
-          break;
-        case STRING:
-          i = this.skipString(i) - 1;
-          if (i < 0) return FAIL;
-          break;
-        case OPEN_OBJECT:
-          closers.push(CLOSE_BRACE);
-          break;
-        case OPEN_ARRAY:
-          closers.push(CLOSE_BRACKET);
-          break;
-        case CLOSE_OBJECT:
-        case CLOSE_ARRAY:
-          if (closers.pop() !== buf[i]) return FAIL;
-          if (closers.length === 0) return i + 1;
-          break;
+        }
         default:
           return FAIL;
       }
