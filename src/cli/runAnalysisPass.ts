@@ -8,6 +8,8 @@
  * read by that many threads (readInParallel), merged into the same records in the same order.
  */
 import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
+import type { Gate, GateResult } from '../analyze/evaluateGates.js';
+import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
@@ -20,7 +22,8 @@ import {
 import type { ReadStats, TraceRecord } from '../trace/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
-import type { CommandContext } from './cliCommand.js';
+import { EXIT_OK, type CommandContext } from './cliCommand.js';
+import { settleGates } from './commonOptions.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
 
@@ -85,10 +88,36 @@ export async function runSingleAnalysis<R>(
   return { report: analysis.finish(), input, digest: digest?.finish() };
 }
 
+/** What a one-analysis pass with `--fail-on` gates returns: the report, what was read, the gates judged. */
+export interface GatedAnalysisResult<R> {
+  readonly report: R;
+  readonly input: InputSummary;
+  readonly gates: GateResult[];
+  readonly exitCode: number;
+}
+
 /**
- * The files first (one reader, so duplicates across them are caught), then the trace stores (one record
- * builder for all of them, so a trace found in two stores counts once). A span both in a file and in a store
- * is counted twice: the file reader keeps its own duplicate filter.
+ * The pass of a command with one analysis and `--fail-on` gates. The gates judge the decision summary, which
+ * is read in the same pass only when there are gates to judge.
+ */
+export async function runGatedAnalysis<R>(
+  analysis: RecordSink & { finish(): R },
+  gates: readonly Gate[],
+  inputs: readonly TraceInput[],
+  io: CliIo,
+  jobs: number,
+): Promise<GatedAnalysisResult<R>> {
+  const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
+  const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
+  const input = await runAnalysisPass(inputs, sinks, io, jobs);
+  const { results, exitCode } =
+    summary === undefined ? { results: [], exitCode: EXIT_OK } : settleGates(gates, summary.finish());
+  return { report: analysis.finish(), input, gates: results, exitCode };
+}
+
+/**
+ * The files first, then the trace stores, all through one record builder and its duplicate filter: a span
+ * found in two files, in two stores, or in a file and a store counts once.
  */
 async function* readAll(
   inputs: readonly TraceInput[],

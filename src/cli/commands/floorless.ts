@@ -2,7 +2,6 @@
  * floorless — `routescope floorless <inputs..>`: scorers that judged with no floor, and the floor to declare.
  */
 import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
-import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
 import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
@@ -10,13 +9,12 @@ import {
   readJobs,
   readNumber,
   reportFailedGates,
-  settleGates,
   withGates,
   withInputs,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { floorlessToDocument, floorlessToJson } from '../format/presentFloorless.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runGatedAnalysis } from '../runAnalysisPass.js';
 
 /** `routescope floorless`. */
 export const floorlessCommand: CliCommand = {
@@ -41,14 +39,9 @@ export const floorlessCommand: CliCommand = {
     const gates = readGates(args);
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
     const analysis = createFloorlessAnalysis({ weakestPercent });
-    const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
-    const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
-    const { results, exitCode } =
-      summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
-    const view = { report: analysis.finish(), input, gates: results };
+    const { exitCode, ...view } = await runGatedAnalysis(analysis, gates, inputs, ctx.io, readJobs(args));
     emitReport(ctx, { json: (v) => floorlessToJson(view, v), document: () => floorlessToDocument(view) });
-    reportFailedGates(results, ctx);
+    reportFailedGates(view.gates, ctx);
     return exitCode;
   },
 };

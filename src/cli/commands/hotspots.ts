@@ -5,7 +5,6 @@
  * the pair alone. The default, router + scorer, keeps two graphs and two scorers apart.
  */
 import { createHotspotAnalysis, type HotspotDimension } from '../../analyze/findNearTieHotspots.js';
-import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
 import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
@@ -13,13 +12,12 @@ import {
   readJobs,
   readInteger,
   reportFailedGates,
-  settleGates,
   withGates,
   withInputs,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { hotspotsToDocument, hotspotsToJson } from '../format/presentHotspots.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runGatedAnalysis } from '../runAnalysisPass.js';
 
 const BY_CHOICES = ['router', 'scorer', 'service', 'pair'] as const;
 
@@ -54,14 +52,9 @@ export const hotspotsCommand: CliCommand = {
     const byRaw = (Array.isArray(args.by) ? args.by : [args.by ?? 'router']).map(String);
     const by = byRaw.filter((b): b is HotspotDimension => b !== 'pair');
     const analysis = createHotspotAnalysis({ by, top, minCount });
-    const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
-    const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
-    const { results, exitCode } =
-      summary === undefined ? { results: [], exitCode: 0 } : settleGates(gates, summary.finish());
-    const view = { report: analysis.finish(), input, gates: results };
+    const { exitCode, ...view } = await runGatedAnalysis(analysis, gates, inputs, ctx.io, readJobs(args));
     emitReport(ctx, { json: (v) => hotspotsToJson(view, v), document: () => hotspotsToDocument(view) });
-    reportFailedGates(results, ctx);
+    reportFailedGates(view.gates, ctx);
     return exitCode;
   },
 };
