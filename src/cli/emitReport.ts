@@ -24,19 +24,20 @@ export const JSON_SCHEMA_VERSION = 1;
 export interface ReportPresenter {
   json(schemaVersion: number): unknown;
   document(): ReportDocument;
-  html?(): string;
+  /** May load its renderer on demand: only `--format html` runs it, so no other run pays for its import. */
+  html?(): string | Promise<string>;
 }
 
 /** Render the report in the chosen format and write it to stdout. */
-export function emitReport(ctx: CommandContext, presenter: ReportPresenter): void {
-  ctx.io.stdout.write(renderReport(ctx, presenter));
+export async function emitReport(ctx: CommandContext, presenter: ReportPresenter): Promise<void> {
+  ctx.io.stdout.write(await renderReport(ctx, presenter));
 }
 
 /** The report in the chosen format, as one string. */
-export function renderReport(
+export async function renderReport(
   ctx: Pick<CommandContext, 'format' | 'color'>,
   presenter: ReportPresenter,
-): string {
+): Promise<string> {
   switch (ctx.format) {
     case 'json':
       return formatJson(presenter.json(JSON_SCHEMA_VERSION));
@@ -45,7 +46,7 @@ export function renderReport(
     case 'html':
       if (presenter.html === undefined)
         throw new UsageError('this command has no HTML report; use --format text, json or markdown');
-      return presenter.html();
+      return await presenter.html();
     case 'text':
       return renderText(presenter.document(), { color: ctx.color });
   }

@@ -41,8 +41,6 @@ export const analyzeCommand: CliCommand = {
       .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
       .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
   async run(args, ctx) {
-    // The HTML renderer is loaded only for --format html: every command pays for what the CLI imports.
-    const html = ctx.format === 'html' ? await import('../html/renderAnalyzeHtml.js') : undefined;
     const inputs = readInputs(args);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
@@ -64,11 +62,11 @@ export const analyzeCommand: CliCommand = {
       input,
       gates: results,
     };
-    emitReport(ctx, {
+    await emitReport(ctx, {
       json: (v) => analyzeToJson(view, v),
       document: () => analyzeToDocument(view),
-      html: () =>
-        html!.renderAnalyzeHtml({
+      html: async () =>
+        (await import('../html/renderAnalyzeHtml.js')).renderAnalyzeHtml({
           summary: view.summary,
           digest: digest!.finish(),
           hotspots: view.hotspots,

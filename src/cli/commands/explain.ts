@@ -51,7 +51,6 @@ export const explainCommand: CliCommand = {
     const { createExplainAnalysis } = await import('../../analyze/explainDecisions.js');
     const { explainToDocument, explainToJson } = await import('../format/presentExplain.js');
     const { buildTraceLinks } = await import('../traceLinks.js');
-    const html = ctx.format === 'html' ? await import('../html/renderExplainHtml.js') : undefined;
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
     const inputs = readInputs(args);
@@ -74,10 +73,15 @@ export const explainCommand: CliCommand = {
       }
     }
     const view = { report, links, input };
-    emitReport(ctx, {
+    await emitReport(ctx, {
       json: (v) => explainToJson(view, v),
       document: () => explainToDocument(view),
-      html: () => html!.renderExplainHtml(report, input.stats, (traceId) => links[traceId] ?? {}),
+      html: async () =>
+        (await import('../html/renderExplainHtml.js')).renderExplainHtml(
+          report,
+          input.stats,
+          (traceId) => links[traceId] ?? {},
+        ),
     });
     if (report.entries.length === 0) {
       ctx.io.stderr.write(

@@ -38,7 +38,6 @@ export const flappingCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createFlappingAnalysis, resolveFlappingConfig } = await import('../../analyze/flapping.js');
     const { flappingToDocument, flappingToJson } = await import('../format/presentFlapping.js');
-    const html = ctx.format === 'html' ? await import('../html/renderFlappingHtml.js') : undefined;
     const inputs = readInputs(args);
     const config = resolveFlappingConfig({
       window: readInteger(args, 'window', '--window', 1) ?? 3,
@@ -48,10 +47,11 @@ export const flappingCommand: CliCommand = {
     const analysis = createFlappingAnalysis(config);
     const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
-    emitReport(ctx, {
+    await emitReport(ctx, {
       json: (v) => flappingToJson(view, v),
       document: () => flappingToDocument(view),
-      html: () => html!.renderFlappingHtml(report, digest, input.stats),
+      html: async () =>
+        (await import('../html/renderFlappingHtml.js')).renderFlappingHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

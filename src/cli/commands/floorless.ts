@@ -40,7 +40,10 @@ export const floorlessCommand: CliCommand = {
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
     const analysis = createFloorlessAnalysis({ weakestPercent });
     const { exitCode, ...view } = await runGatedAnalysis(analysis, gates, inputs, ctx.io, readJobs(args));
-    emitReport(ctx, { json: (v) => floorlessToJson(view, v), document: () => floorlessToDocument(view) });
+    await emitReport(ctx, {
+      json: (v) => floorlessToJson(view, v),
+      document: () => floorlessToDocument(view),
+    });
     reportFailedGates(view.gates, ctx);
     return exitCode;
   },

@@ -53,7 +53,7 @@ export const hotspotsCommand: CliCommand = {
     const by = byRaw.filter((b): b is HotspotDimension => b !== 'pair');
     const analysis = createHotspotAnalysis({ by, top, minCount });
     const { exitCode, ...view } = await runGatedAnalysis(analysis, gates, inputs, ctx.io, readJobs(args));
-    emitReport(ctx, { json: (v) => hotspotsToJson(view, v), document: () => hotspotsToDocument(view) });
+    await emitReport(ctx, { json: (v) => hotspotsToJson(view, v), document: () => hotspotsToDocument(view) });
     reportFailedGates(view.gates, ctx);
     return exitCode;
   },

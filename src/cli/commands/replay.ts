@@ -67,7 +67,6 @@ export const replayCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createReplayAnalysis } = await import('../../analyze/replay.js');
     const { replayToDocument, replayToJson } = await import('../format/presentReplay.js');
-    const html = ctx.format === 'html' ? await import('../html/renderReplayHtml.js') : undefined;
     const inputs = readInputs(args);
     const thresholds = readThresholds(args);
     const where = readWhere(args);
@@ -75,10 +74,11 @@ export const replayCommand: CliCommand = {
     const analysis = createReplayAnalysis({ thresholds, where, listLimit });
     const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
-    emitReport(ctx, {
+    await emitReport(ctx, {
       json: (v) => replayToJson(view, v),
       document: () => replayToDocument(view),
-      html: () => html!.renderReplayHtml(report, digest, input.stats),
+      html: async () =>
+        (await import('../html/renderReplayHtml.js')).renderReplayHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },

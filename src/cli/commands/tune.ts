@@ -51,16 +51,16 @@ export const tuneCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
     const { tuneToDocument, tuneToJson } = await import('../format/presentTune.js');
-    const html = ctx.format === 'html' ? await import('../html/renderTuneHtml.js') : undefined;
     const inputs = readInputs(args);
     const config = readTuneConfig(args, resolveTuneConfig);
     const analysis = createTuneAnalysis(config);
     const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
     const view = { report, input };
-    emitReport(ctx, {
+    await emitReport(ctx, {
       json: (v) => tuneToJson(view, v),
       document: () => tuneToDocument(view),
-      html: () => html!.renderTuneHtml(report, digest, input.stats),
+      html: async () =>
+        (await import('../html/renderTuneHtml.js')).renderTuneHtml(report, digest, input.stats),
     });
     return EXIT_OK;
   },
