@@ -99,13 +99,29 @@ export async function* gunzipStream(source: ByteStream): AsyncGenerator<Buffer> 
   }
 }
 
-/** Decompress a whole zstd stream (one or more frames). */
+/** The most zstd input fed to the decoder at once. */
+const UNZSTD_SLICE_MAX = 64 * 1024;
+/** The least: one 4-byte RLE block can stand for 128 KiB, so even this can grow ~32,000-fold. */
+const UNZSTD_SLICE_MIN = 1024;
+/** Output aimed at per slice: the next slice is sized from the ratio the last one showed. */
+const UNZSTD_OUTPUT_PER_SLICE = 4 * 1024 * 1024;
+
+/**
+ * Decompress a whole zstd stream (one or more frames). The decoder turns all the input it is given into output
+ * at once, and zstd's ratio has no useful bound (repetitive telemetry easily compresses 100-fold; one 1 MiB read
+ * held 150 MB of text), so input is fed in slices sized from the ratio seen so far, aiming at ~4 MiB of output
+ * each, and that output is handed on before the next slice is fed.
+ */
 export async function* unzstdStream(source: ByteStream): AsyncGenerator<Buffer> {
   const ready: Buffer[] = [];
+  let produced = 0;
   const decoder = new Decompress((data) => {
     // Copy: the decoder may reuse its window buffer for the next block.
     ready.push(Buffer.from(data));
+    produced += data.length;
   });
+  // Start small: the first slice's ratio is unknown.
+  let slice = UNZSTD_SLICE_MIN;
   let sawInput = false;
   for await (const chunk of source) {
     if (chunk.length === 0) continue;
@@ -118,7 +134,20 @@ export async function* unzstdStream(source: ByteStream): AsyncGenerator<Buffer> 
       }
     }
     sawInput = true;
-    yield* pushThenDrain(decoder, ready, chunk, false);
+    for (let at = 0; at < chunk.length;) {
+      const piece = chunk.subarray(at, at + slice);
+      at += piece.length;
+      produced = 0;
+      yield* pushThenDrain(decoder, ready, piece, false);
+      // A slice inside one large block shows nothing yet: keep the size until a ratio is seen.
+      if (produced > 0) {
+        const ratio = produced / piece.length;
+        slice = Math.max(
+          UNZSTD_SLICE_MIN,
+          Math.min(UNZSTD_SLICE_MAX, Math.floor(UNZSTD_OUTPUT_PER_SLICE / Math.max(ratio, 1))),
+        );
+      }
+    }
   }
   if (sawInput) yield* pushThenDrain(decoder, ready, new Uint8Array(0), true);
   while (ready.length > 0) yield ready.shift()!;

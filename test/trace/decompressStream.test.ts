@@ -1,6 +1,7 @@
 /**
  * decompressStream — zstd frame headers are read before the decoder allocates what they declare, so a lying
- * header is a reported problem, not a multi-gigabyte allocation.
+ * header is a reported problem, not a multi-gigabyte allocation; and a stream that compresses ten-thousand-fold
+ * is decoded a bounded piece at a time.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import {
   MAX_ZSTD_WINDOW,
   decompressZstdFrame,
   readZstdFrameHeader,
+  unzstdStream,
 } from '../../src/trace/decompressStream.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
@@ -73,6 +75,42 @@ describe('zstd frame headers', () => {
       expect(records).toEqual([]);
       expect(stats.problems).toEqual([expect.objectContaining({ line: 1, kind: 'bad-line' })]);
       expect(stats.problems[0]!.reason).toMatch(/window, above the 134217728 limit/);
+    });
+  });
+});
+
+describe('zstd streams that compress very well', () => {
+  it('512 MiB held in 49 KB, handed over as one chunk, is decoded without holding its output', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'repetitive.zst');
+      const line = 'a routing line that repeats {"resourceSpans":[{"scopeSpans":[]}]} 0123456789\n';
+      const total = 512 * 1024 * 1024;
+      execFileSync('bash', ['-c', `yes '${line.trimEnd()}' | head -c ${total} | zstd -1 -q -o '${file}'`]);
+      const compressed = readFileSync(file);
+      expect(compressed.length).toBeLessThan(total / 1000);
+      async function* oneChunk(): AsyncGenerator<Buffer> {
+        yield compressed;
+      }
+      const baseline = process.memoryUsage().arrayBuffers;
+      let peak = 0;
+      let bytes = 0;
+      let lastLine = '';
+      let firstBytes = '';
+      for await (const piece of unzstdStream(oneChunk())) {
+        if (firstBytes.length < line.length) firstBytes += piece.subarray(0, line.length).toString();
+        bytes += piece.length;
+        lastLine = piece.subarray(piece.length - line.length).toString();
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers - baseline);
+      }
+      console.log(
+        `512 MiB from ${compressed.length} bytes: external memory peak ${(peak / 2 ** 20).toFixed(1)} MiB`,
+      );
+      expect(bytes).toBe(total);
+      expect(firstBytes.startsWith(line)).toBe(true);
+      // The last line is cut where head -c stopped; what is there is the line's own text.
+      expect(line.repeat(2)).toContain(lastLine);
+      // All at once this is 512 MiB; a piece at a time it stays far below.
+      expect(peak).toBeLessThan(128 * 1024 * 1024);
     });
   });
 });
