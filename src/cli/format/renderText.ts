@@ -7,6 +7,7 @@
  */
 import { spansOf, type Block, type Inline, type ReportDocument, type Tone } from './document.js';
 import { escapeControlChars } from './escapeControlChars.js';
+import { terminalWidth } from './terminalWidth.js';
 
 /** How text output looks. */
 export interface TextStyle {
@@ -31,12 +32,8 @@ export function renderText(doc: ReportDocument, style: TextStyle): string {
   return out.join('\n') + '\n';
 }
 
-/** Visible width: code points of the escaped text. */
-function width(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+/** Visible width of escaped text: terminal columns (wide CJK characters and emoji take two). */
+const width = terminalWidth;
 
 /** Escaped plain text and its coloured twin. */
 function inline(value: Inline, style: TextStyle, base?: Tone): { plain: string; shown: string } {
