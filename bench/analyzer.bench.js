@@ -3,7 +3,7 @@
 // Generates (once, cached in bench/data/, which git ignores) JSON-lines files of realistic agent traces with
 // bench/generateTraces.js, then on each file, in one run: `cat file > /dev/null` (the I/O floor, page cache
 // warm), bench/naiveVerdicts.js (split lines, JSON.parse every one, count verdicts: the naive floor), `jq`
-// computing the same verdict counts (what a user would script), and `node dist/cli/bin.js analyze FILE
+// computing the same verdict counts (what a user would script), and `node dist/bin/routescope.js analyze FILE
 // --format json` with --jobs 1 and --jobs 2. Every tool is a child process timed by wall clock; peak RSS is
 // the child's own high-water mark from `/usr/bin/time -v` (or 'n/a' without it). Every tool's verdict counts
 // are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
@@ -94,7 +94,7 @@ mkdirSync(dataDir, { recursive: true });
 const emptyFile = join(dataDir, 'empty.jsonl');
 writeFileSync(emptyFile, '');
 const startup = best(process.execPath, [
-  join(root, 'dist/cli/bin.js'),
+  join(root, 'dist/bin/routescope.js'),
   'analyze',
   emptyFile,
   '--format',
@@ -121,7 +121,7 @@ for (const mb of SIZES) {
   const analyzers = [];
   for (const jobs of JOBS) {
     const a = best(process.execPath, [
-      join(root, 'dist/cli/bin.js'),
+      join(root, 'dist/bin/routescope.js'),
       'analyze',
       file,
       '--format',

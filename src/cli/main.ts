@@ -53,6 +53,8 @@ export async function runCli(
     let chosen: { command: CliCommand; args: CliArgs } | undefined;
     const parser = yargs(words)
       .scriptName('routescope')
+      // English throughout: yargs' own words would otherwise follow LANG around our English descriptions.
+      .locale('en')
       .usage(
         '$0 <command> <inputs..> [options]\n\nEvidence for agent routing decisions, from the traces you already export.',
       )

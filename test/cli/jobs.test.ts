@@ -139,8 +139,8 @@ describe('--jobs: same records and stats as one reader', () => {
     expect(r.stderr).toMatch(/--jobs must be a whole number from 1/);
   });
 
-  const bin = join(import.meta.dirname, '../../dist/cli/bin.js');
-  const worker = join(import.meta.dirname, '../../dist/trace/readWorker.js');
+  const bin = join(import.meta.dirname, '../../dist/bin/routescope.js');
+  const worker = join(import.meta.dirname, '../../dist/bin/readWorker.js');
   // `npm run test:all` builds first, so CI always runs this; a bare `npm test` without a build skips it.
   it.skipIf(!existsSync(worker))('the built CLI with real worker threads gives the same report', () => {
     const dir = join(temp.dir, 'cli');

@@ -1,0 +1,112 @@
+/**
+ * The shipped executable — dist/bin/routescope.js, the CLI bundled by rolldown (`npm run build`) — prints what
+ * the CLI run in-process from the sources prints: help, version, usage errors, every command's report in
+ * every format (each lazily loaded chunk: presenters, HTML renderers, readers), --jobs with its worker, and the
+ * demo. `npm run test:all` builds first, so CI always runs these; a bare `npm test` without a build skips them.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDemoAgent } from '../../src/demo/runDemoAgent.js';
+import { cli } from './runCliHarness.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'dist/bin/routescope.js');
+/** What tsc alone builds (the bundle's input): run directly, it loads yargs from node_modules. */
+const UNBUNDLED = join(ROOT, 'dist/cli/bin.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The bundled executable, as a user's shell runs it (no TTY; env as given, PATH kept for nothing else). */
+function shipped(argv: readonly string[], env: Record<string, string> = {}, bin = BIN): Run {
+  const r = spawnSync(process.execPath, [bin, ...argv], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir: string;
+let traces: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'routescope-bundle-'));
+  traces = join(dir, 'traces.jsonl');
+  await runDemoAgent({ path: traces });
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!existsSync(BIN))('the bundled executable', () => {
+  it('help and version read as in-process, in English whatever LANG says', async () => {
+    for (const argv of [['--help'], ['analyze', '--help'], ['explain', '--help'], ['demo', '--help']]) {
+      const expected = await cli(argv);
+      expect(shipped(argv)).toEqual(expected);
+      expect(shipped(argv, { LANG: 'de_DE.UTF-8', LC_ALL: 'fr_FR.UTF-8' })).toEqual(expected);
+      // The unbundled build finds yargs' translations; English is chosen, not merely what is left.
+      expect(shipped(argv, { LC_ALL: 'de_DE.UTF-8' }, UNBUNDLED)).toEqual(expected);
+    }
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(shipped(['--version'])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('usage errors: same message, exit code 2', async () => {
+    for (const argv of [['analyse', traces], ['analyze'], ['analyze', traces, '--jobs', '0'], []]) {
+      const expected = await cli(argv);
+      expect(expected.code).toBe(2);
+      expect(shipped(argv)).toEqual(expected);
+    }
+  });
+
+  it('every command in every format prints what the sources print', async () => {
+    const commands = [
+      ['analyze', traces],
+      ['hotspots', traces],
+      ['floorless', traces],
+      ['explain', 'web-011', traces],
+      ['replay', traces, '--margin', '0.3', '--list'],
+      ['tune', traces],
+      ['flapping', traces],
+    ];
+    // hotspots and floorless have no HTML page: that usage error must match too.
+    const withoutHtml = new Set(['hotspots', 'floorless']);
+    for (const argv of commands) {
+      for (const format of ['text', 'json', 'markdown', 'html']) {
+        const full = [...argv, '--format', format];
+        const expected = await cli(full);
+        expect(expected.code, full.join(' ')).toBe(format === 'html' && withoutHtml.has(argv[0]!) ? 2 : 0);
+        const got = shipped(full);
+        expect(got.stderr, full.join(' ')).toBe(expected.stderr);
+        expect(got.code, full.join(' ')).toBe(expected.code);
+        expect(got.stdout, full.join(' ')).toBe(expected.stdout);
+      }
+    }
+  });
+
+  it('--jobs 2 starts its worker threads from the bundle and gives the --jobs 1 report', () => {
+    const one = shipped(['analyze', traces, '--format', 'json']);
+    const two = shipped(['analyze', traces, '--format', 'json', '--jobs', '2']);
+    expect(one.code).toBe(0);
+    expect(two).toEqual(one);
+    expect((JSON.parse(one.stdout) as { decisions: number }).decisions).toBeGreaterThan(200);
+  });
+
+  it('the demo runs (the OpenTelemetry SDK chunk loads) and its trace file reads as the in-process one', async () => {
+    const out = join(dir, 'demo-out');
+    const run = shipped(['demo', '--out', out, '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/error|warn/i);
+    const report = JSON.parse(run.stdout) as { decisions: number; verdicts: Record<string, number> };
+    const same = JSON.parse((await cli(['analyze', traces, '--format', 'json'])).stdout) as typeof report;
+    expect(report.decisions).toBe(same.decisions);
+    expect(report.verdicts).toEqual(same.verdicts);
+  });
+});
