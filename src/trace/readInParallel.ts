@@ -2,18 +2,22 @@
  * readInParallel — `--jobs N`: the same records and stats as readTraceInputs, read by N worker threads.
  *
  * Work is cut into units: every file is one unit, except a plain (uncompressed) JSON-lines file of at least
- * 2·SPLIT_MIN_BYTES, which is cut at line ends into parts of about size ÷ (4·N) (at least SPLIT_MIN_BYTES) so
- * the threads stay busy. Threads scan, parse and decode: each unit answers with its counters, its problems and,
- * per candidate routing span, its records and problems up to the duplicate check (classifySpan). The main
- * thread merges the answers strictly in unit order: problems and spans interleaved as they occurred, line
- * numbers of a part shifted by the lines of the parts before it, and every span's outcome applied through one
- * record builder, which keeps the one duplicate filter. So the records, their order, the problems
- * and the duplicate count are those of `--jobs 1`, and duplicates are caught across files and parts exactly as
- * a single reader catches them (the bounded filter sees the same keys in the same order). Standard input is
- * not parallel: with '-' among the inputs everything is read by readTraceInputs. Where the compiled worker
- * script is missing (running from the TypeScript sources, as the tests do) units run on the main thread
- * through the same code. At most N + 1 units are read ahead of the merge, so memory stays bounded (each thread
- * is its own V8 heap, though: with 2 threads peak RSS is about 4× that of one; docs/performance.md).
+ * 2·SPLIT_MIN_BYTES, which is cut at line ends into parts of about size ÷ (16·N) (at least SPLIT_MIN_BYTES),
+ * small enough that the main thread starts early and the threads stay busy. Threads read and walk: a routing
+ * line in the Collector's plain shape is only scanned (its routing spans found and checked to be JSON, not
+ * parsed), and the request the scan rebuilds — those spans, their resources, a `0` per other span — is
+ * written to one buffer per unit that moves to the main thread without a copy and comes back to be written
+ * over. Lines the scan does not take are read in the thread as a single reader would, up to the duplicate
+ * check (classifySpan). Handing over objects instead cost the main thread more than the walk it saved
+ * (docs/performance.md). The main thread merges strictly in unit order: problems, scanned lines and span
+ * outcomes interleaved as they occurred, line numbers of a part shifted by the lines of the parts before it;
+ * it parses each scanned line and reads it with readScannedLine (the code a single reader runs), and applies
+ * each outcome, both through one record builder with the one duplicate filter. So the records, their order,
+ * the problems and the duplicate count are those of `--jobs 1`, and duplicates are caught across files and
+ * parts exactly as a single reader catches them. Standard input is not parallel: with '-' among the inputs
+ * everything is read by readTraceInputs. Where the compiled worker script is missing (running from the
+ * TypeScript sources, as the tests do) units run on the main thread through the same code. At most 2·N + 2
+ * units are read ahead of the merge, so memory stays bounded (each thread is its own V8 heap, though).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +31,7 @@ import {
   MAX_LINE_BYTES,
   openInputFile,
   readInputUnit,
+  readScannedLine,
   readTraceInputs,
   type ReadOptions,
   type ReadUnit,
@@ -42,6 +47,8 @@ const SEEK_STEP = 64 * 1024;
 /** Reads units somewhere (worker threads, or this thread) and closes down when done. */
 export interface UnitRunner {
   run(unit: ReadUnit): Promise<ReadUnitResult>;
+  /** A merged unit's `scanned` bytes, given back to be written over by a later unit. */
+  recycle?(scanned: Uint8Array): void;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,16 @@ export interface ParallelReadOptions extends ReadOptions {
 
 /** Units run on this thread, one at a time. */
 export function createInThreadRunner(): UnitRunner {
-  return { run: (unit) => readInputUnit(unit), close: async () => {} };
+  const spare: Buffer[] = [];
+  return {
+    run: (unit) => readInputUnit(unit, spare.pop()),
+    recycle(scanned) {
+      spare.push(
+        Buffer.from(scanned.buffer, scanned.byteOffset, scanned.buffer.byteLength - scanned.byteOffset),
+      );
+    },
+    close: async () => {},
+  };
 }
 
 /** A pool of `jobs` worker threads running readWorker.js; falls back to this thread without it. */
@@ -68,6 +84,7 @@ export function createWorkerRunner(jobs: number): UnitRunner {
   const all: Worker[] = [];
   const waiting: Array<(worker: Worker) => void> = [];
   let nextId = 0;
+  let recycled = 0;
   const take = (): Promise<Worker> => {
     const worker = idle.pop();
     if (worker !== undefined) return Promise.resolve(worker);
@@ -107,6 +124,12 @@ export function createWorkerRunner(jobs: number): UnitRunner {
       } finally {
         give(worker);
       }
+    },
+    recycle(scanned) {
+      // To the workers in turn: each keeps what it is given for its next units.
+      const worker = all[recycled++ % all.length];
+      const buffer = scanned.buffer as ArrayBuffer;
+      if (worker !== undefined && buffer.byteLength > 0) worker.postMessage({ recycle: buffer }, [buffer]);
     },
     async close() {
       await Promise.all(all.map((w) => w.terminate()));
@@ -158,7 +181,7 @@ async function planUnits(inputs: readonly string[], jobs: number, splitMin: numb
           units.push(whole);
           continue;
         }
-        const part = Math.max(splitMin, Math.ceil(info.size / (4 * jobs)));
+        const part = Math.max(splitMin, Math.ceil(info.size / (16 * jobs)));
         let start = 0;
         while (start < info.size) {
           const end =
@@ -220,7 +243,7 @@ export async function* readInParallel(
   const pending: Array<Promise<ReadUnitResult>> = [];
   let launched = 0;
   const launch = (): void => {
-    while (launched < units.length && pending.length < options.jobs + 1) {
+    while (launched < units.length && pending.length < 2 * options.jobs + 2) {
       const promise = runner.run(units[launched++]!);
       promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
       pending.push(promise);
@@ -252,15 +275,27 @@ export async function* readInParallel(
           else reportProblem(stats, shift(problem, unit, offset));
         }
       };
-      for (const { outcome, problemsBefore } of result.spans) {
-        mergeProblemsUpTo(problemsBefore);
-        applyOutcome(unit.split ? shiftOutcome(outcome, offset) : outcome, out);
+      const scanned = Buffer.from(
+        result.scanned.buffer,
+        result.scanned.byteOffset,
+        result.scanned.byteLength,
+      );
+      for (const entry of result.spans) {
+        mergeProblemsUpTo(entry.problemsBefore);
+        if ('outcome' in entry) {
+          applyOutcome(unit.split ? shiftOutcome(entry.outcome, offset) : entry.outcome, out);
+        } else {
+          const line = unit.split ? entry.line + offset : entry.line;
+          readScannedLine(unit.file, unit.named, scanned, entry, line, stats, builder, out);
+        }
         if (out.length > 0) {
           yield* out;
           out.length = 0;
         }
       }
       mergeProblemsUpTo(r.problems.length + r.problemsDropped);
+      // Every scanned request has been read into strings: the bytes can be written over.
+      runner.recycle?.(result.scanned);
       if (result.inputError !== undefined)
         throw new InputError(result.inputError.message, result.inputError.input);
       lineOffset += result.lines;

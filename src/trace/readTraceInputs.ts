@@ -25,7 +25,7 @@ import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
-import { scanOtlpJsonLine } from './scanOtlpJsonLine.js';
+import { ByteSink, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
 import type { ReadStats, TraceRecord } from './types.js';
@@ -85,6 +85,12 @@ interface FileContext {
   readonly builder: TraceRecordBuilder;
   /** The last line or record number started (problems after a stream error point just past it). */
   line: number;
+  /**
+   * A `--jobs` worker's hand-off: routing lines the scan can read are not parsed here. The request the scan
+   * rebuilds (its slices checked, not parsed: scanOtlpJsonLineInto) is written to `sink` from byte `start`,
+   * and the main thread reads it with readScannedLine.
+   */
+  readonly deferScanned?: { readonly sink: ByteSink; scanned(start: number, line: number): void };
 }
 
 function isJsonStart(byte: number | undefined): boolean {
@@ -284,6 +290,15 @@ function readJsonBody(
     }
     // No span marker at all: cheap to parse, and a wrong shape gets reported.
   } else if (body[0] === 0x7b) {
+    const defer = ctx.deferScanned;
+    if (defer !== undefined) {
+      const start = defer.sink.length;
+      // A slice that is not valid JSON sends the line down the usual path, to be read whole as it would be.
+      if (scanOtlpJsonLineInto(body, ROUTING_MARKER_BYTES, defer.sink)) {
+        defer.scanned(start, line);
+        return;
+      }
+    }
     // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
     const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
     if (selective !== undefined) {
@@ -586,12 +601,49 @@ export interface ReadUnit {
   readonly size?: number;
 }
 
+/**
+ * Read on the main thread a routing line a worker scanned (ReadUnitResult): the same records, problems and
+ * counts as reading that line in one thread, into `stats` through `builder`.
+ */
+export function readScannedLine(
+  file: string,
+  named: boolean,
+  bytes: Buffer,
+  entry: ScannedEntry,
+  line: number,
+  stats: ReadStats,
+  builder: TraceRecordBuilder,
+  out: TraceRecord[],
+): void {
+  const ctx: FileContext = { file, named, stats, builder, line };
+  // The worker checked every slice (isJsonValue), so this parses; were they ever to disagree, the line is
+  // reported as one that does not parse, as a single thread would report it.
+  const reason = readJsonText(ctx, bytes.toString('utf8', entry.start, entry.end), line, out);
+  if (reason !== undefined) badLine(ctx, line, reason);
+}
+
+/** A routing line a worker scanned: its rebuilt request is bytes [start, end) of the unit's `scanned`. */
+export interface ScannedEntry {
+  readonly start: number;
+  readonly end: number;
+  readonly line: number;
+  readonly problemsBefore: number;
+}
+
+/** One entry of a unit's result: a candidate span worked out in the worker, or a scanned line to read. */
+export type UnitEntry = { readonly outcome: SpanOutcome; readonly problemsBefore: number } | ScannedEntry;
+
 /** What reading one unit found, to be merged in unit order (see readInParallel.ts). */
 export interface ReadUnitResult {
   /** Counters and problems; line numbers of a split unit are relative (1 = the unit's first line). */
   readonly stats: ReadStats;
-  /** What each candidate routing span gives, in order; `problemsBefore` problems of this unit came first. */
-  readonly spans: Array<{ readonly outcome: SpanOutcome; readonly problemsBefore: number }>;
+  /**
+   * What each candidate routing span gives and each scanned routing line holds, in order; `problemsBefore`
+   * problems of this unit came first.
+   */
+  readonly spans: UnitEntry[];
+  /** The requests of the scanned lines, one after another (transferred from a worker, not copied). */
+  readonly scanned: Uint8Array;
   /** Lines started in this unit (blank ones too). */
   readonly lines: number;
   /** The number the unit's lines were counted from: its line `lineBase + k` is its k-th line. */
@@ -603,11 +655,14 @@ export interface ReadUnitResult {
 /**
  * Read one unit up to the duplicate check: each candidate span's records and problems are worked out here
  * (classifySpan), and the caller applies them through its one record builder in input order, so duplicates
- * across units are caught exactly as in a single-threaded read.
+ * across units are caught exactly as in a single-threaded read. Routing lines the scan reads are only
+ * scanned: their rebuilt requests go into `scanned` (written over `reuse`, a buffer handed back, if given),
+ * for the caller to parse and read with readScannedLine.
  */
-export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
+export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<ReadUnitResult> {
   const stats = createReadStats();
-  const spans: Array<ReadUnitResult['spans'][number]> = [];
+  const spans: UnitEntry[] = [];
+  const sink = new ByteSink(reuse);
   const forward: TraceRecordBuilder = {
     countPlainSpans(count) {
       stats.spans += count;
@@ -622,13 +677,33 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
   };
   // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
   const lineBase = unit.split && unit.start > 0 ? 1 : 0;
-  const ctx: FileContext = { file: unit.file, named: unit.named, stats, builder: forward, line: lineBase };
+  const ctx: FileContext = {
+    file: unit.file,
+    named: unit.named,
+    stats,
+    builder: forward,
+    line: lineBase,
+    deferScanned: {
+      sink,
+      scanned(start, line) {
+        const problemsBefore = stats.problems.length + stats.problemsDropped;
+        spans.push({ start, end: sink.length, line, problemsBefore });
+      },
+    },
+  };
   let handle: FileHandle;
   try {
     handle = await openInputFile(unit.file, unit.file);
   } catch (error) {
     if (error instanceof InputError) {
-      return { stats, spans, lines: 0, lineBase, inputError: { message: error.message, input: error.input } };
+      return {
+        stats,
+        spans,
+        scanned: sink.bytes.subarray(0, sink.length),
+        lines: 0,
+        lineBase,
+        inputError: { message: error.message, input: error.input },
+      };
     }
     throw error;
   }
@@ -642,6 +717,7 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
       return {
         stats,
         spans,
+        scanned: sink.bytes.subarray(0, sink.length),
         lines: ctx.line - lineBase,
         lineBase,
         inputError: { message: error.message, input: error.input },
@@ -651,7 +727,7 @@ export async function readInputUnit(unit: ReadUnit): Promise<ReadUnitResult> {
   } finally {
     await handle.close();
   }
-  return { stats, spans, lines: ctx.line - lineBase, lineBase };
+  return { stats, spans, scanned: sink.bytes.subarray(0, sink.length), lines: ctx.line - lineBase, lineBase };
 }
 
 async function* readSplitUnit(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {

@@ -1,13 +1,22 @@
 /**
  * readWorker — the worker thread of `--jobs N`: reads the units the main thread posts and answers with what
- * it found (readInputUnit). Messages: in `{ id, unit }`; out `{ id, result }` or `{ id, error }`.
+ * it found (readInputUnit). Messages in: `{ id, unit }`, and `{ recycle }` — a unit's scanned bytes handed
+ * back, kept to be written over by a later unit. Out: `{ id, result }` (the scanned bytes moved, not copied)
+ * or `{ id, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import { readInputUnit, type ReadUnit } from './readTraceInputs.js';
 
-parentPort?.on('message', (message: { id: number; unit: ReadUnit }) => {
-  readInputUnit(message.unit).then(
-    (result) => parentPort?.postMessage({ id: message.id, result }),
+const spare: ArrayBuffer[] = [];
+
+parentPort?.on('message', (message: { id: number; unit: ReadUnit } | { recycle: ArrayBuffer }) => {
+  if ('recycle' in message) {
+    spare.push(message.recycle);
+    return;
+  }
+  const reuse = spare.pop();
+  readInputUnit(message.unit, reuse === undefined ? undefined : Buffer.from(reuse)).then(
+    (result) => parentPort?.postMessage({ id: message.id, result }, [result.scanned.buffer as ArrayBuffer]),
     (error: unknown) =>
       parentPort?.postMessage({
         id: message.id,

@@ -68,7 +68,21 @@ const pieceArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'cut' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'garbage' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'blank' as const }) },
+  // Routing lines off the workers' scan-and-hand-over path: a routing span whose tokens do not parse (read
+  // whole in the worker, a bad line), one the scan declines (escaped key, read whole in the worker), and one
+  // whose span misses its verdict (its problem found on the main thread, among the workers' problems).
+  { weight: 1, arbitrary: fc.nat(1000).map((n) => ({ kind: 'broken' as const, n })) },
+  { weight: 1, arbitrary: fc.nat(1000).map((n) => ({ kind: 'escaped' as const, n })) },
+  { weight: 1, arbitrary: fc.nat(1000).map((n) => ({ kind: 'incomplete' as const, n })) },
 );
+
+const VERDICT_KEY = '"agentfootprint.routing.verdict"';
+const EDITS: Readonly<Record<string, (line: string) => string>> = {
+  broken: (line) =>
+    line.replace(`${VERDICT_KEY},"value":{"stringValue":"`, `${VERDICT_KEY},"value":{"stringValue":"\\x`),
+  escaped: (line) => line.replace(VERDICT_KEY, '"agentfootprint.routing.\\u0076erdict"'),
+  incomplete: (line) => line.replace(VERDICT_KEY, '"agentfootprint.routing.verdicts"'),
+};
 
 function render(pieces: ReadonlyArray<{ kind: string; n?: number }>, finalNewline: boolean): string {
   const text = pieces
@@ -77,6 +91,8 @@ function render(pieces: ReadonlyArray<{ kind: string; n?: number }>, finalNewlin
       if (p.kind === 'good') return line;
       if (p.kind === 'cut') return line.slice(0, line.length >> 1);
       if (p.kind === 'garbage') return '!! not json';
+      const edit = EDITS[p.kind];
+      if (edit !== undefined) return edit(line);
       return '   ';
     })
     .join('\n');
@@ -84,6 +100,24 @@ function render(pieces: ReadonlyArray<{ kind: string; n?: number }>, finalNewlin
 }
 
 describe('--jobs: same records and stats as one reader', () => {
+  it('the edited lines are what they claim: a bad line, the same records, a problem', async () => {
+    const routing = lines.find((l) => l.includes(VERDICT_KEY))!;
+    const read = async (line: string): Promise<{ records: TraceRecord[]; stats: ReadStats }> => {
+      const file = join(temp.dir, 'edited.jsonl');
+      writeFileSync(file, `${line}\n`);
+      return readAll([file], 1);
+    };
+    const good = await read(routing);
+    expect(good.records.length).toBeGreaterThan(0);
+    expect((await read(EDITS.broken!(routing))).stats.problems).toEqual([
+      expect.objectContaining({ line: 1, kind: 'bad-line' }),
+    ]);
+    expect((await read(EDITS.escaped!(routing))).records).toEqual(good.records);
+    const incomplete = await read(EDITS.incomplete!(routing));
+    expect(incomplete.stats.problems.length).toBeGreaterThan(0);
+    expect(incomplete.stats.problems[0]).not.toMatchObject({ kind: 'bad-line' });
+  });
+
   it('any mix of good, bad, blank and repeated lines, cut into small parts (fast-check)', async () => {
     let run = 0;
     await fc.assert(

@@ -14,7 +14,7 @@ import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
 import { ROUTING_MARKER } from '../../src/trace/readTraceInputs.js';
-import { scanOtlpJsonLine } from '../../src/trace/scanOtlpJsonLine.js';
+import { ByteSink, scanOtlpJsonLine, scanOtlpJsonLineInto } from '../../src/trace/scanOtlpJsonLine.js';
 import type { TraceRecord } from '../../src/trace/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson } from './traceScenario.js';
 
@@ -36,10 +36,24 @@ function readValue(value: unknown): { records: TraceRecord[]; stats: unknown; re
   return { records, stats, reason };
 }
 
-/** Read `line` both ways; the scan must agree with the whole parse whenever it answers. */
+/**
+ * Read `line` both ways; the scan must agree with the whole parse whenever it answers. The `--jobs` form
+ * (scanOtlpJsonLineInto: slices checked, not parsed, written after what a sink already holds) must answer
+ * exactly when the scan does, and its bytes parse to the scan's value.
+ */
 function expectSameAsWholeParse(line: string): boolean {
-  const scanned = scanOtlpJsonLine(Buffer.from(line), MARKER);
-  if (scanned === undefined) return false;
+  const body = Buffer.from(line);
+  const scanned = scanOtlpJsonLine(body, MARKER);
+  const sink = new ByteSink(Buffer.alloc(16, 0x78));
+  sink.writeAscii('before');
+  const wrote = scanOtlpJsonLineInto(body, MARKER, sink);
+  expect(wrote).toBe(scanned !== undefined);
+  if (scanned === undefined) {
+    expect(sink.bytes.toString('latin1', 0, sink.length)).toBe('before');
+    return false;
+  }
+  expect(sink.bytes.toString('latin1', 0, 6)).toBe('before');
+  expect(JSON.parse(sink.bytes.toString('utf8', 6, sink.length))).toEqual(scanned);
   expect(readValue(scanned)).toEqual(readValue(JSON.parse(line)));
   return true;
 }
@@ -227,5 +241,43 @@ describe('scanOtlpJsonLine', () => {
     ];
     for (const text of declined)
       expect(scanOtlpJsonLine(Buffer.from(text), MARKER), text.slice(0, 80)).toBeUndefined();
+  });
+
+  it('a routing span whose brackets balance but whose tokens are not JSON is declined by both forms', () => {
+    const line = JSON.stringify(routingRequest);
+    // The walk checks brackets and which bytes stand between tokens; the tokens themselves are checked by
+    // JSON.parse (scanOtlpJsonLine) or isJsonValue (scanOtlpJsonLineInto) on the routing span's slice.
+    const span = line.indexOf('"agentfootprint.routing.verdict"');
+    expect(span).toBeGreaterThan(0);
+    const inRoutingSpan = (from: string, to: string): string => {
+      const at = line.indexOf(from, span);
+      expect(at, from).toBeGreaterThan(0);
+      return line.slice(0, at) + to + line.slice(at + from.length);
+    };
+    const broken = [
+      inRoutingSpan('"kind":1,', '"kind":01,'),
+      inRoutingSpan('"kind":1,', '"kind":-,'),
+      inRoutingSpan('"kind":1,', '"kind":1.,'),
+      inRoutingSpan('"kind":1,', '"kind":1e,'),
+      inRoutingSpan('"kind":1,', '"kind":1e+,'),
+      inRoutingSpan('"kind":1,', '"kind":+1,'),
+      inRoutingSpan('"kind":', '"kind":tru,"k":'),
+      inRoutingSpan('"kind":', '"kind":nul,"k":'),
+      inRoutingSpan('"kind":', '"kind":1 2,"k":'),
+      inRoutingSpan('"stringValue":"', '"stringValue":"\\x'),
+      inRoutingSpan('"stringValue":"', '"stringValue":"\\u12g4'),
+      inRoutingSpan('"stringValue":"', '"stringValue":"	'),
+      inRoutingSpan('"key":', '"key"::'),
+      inRoutingSpan('"key":', '"key",'),
+      inRoutingSpan('"key":', ',"key":'),
+      inRoutingSpan('{"key":', '{,"key":'),
+      inRoutingSpan('"stringValue"', '"stringValue":1,'),
+      inRoutingSpan('"key":', '1:'),
+    ];
+    for (const text of broken) {
+      expect(() => JSON.parse(text), text.slice(span, span + 60)).toThrow();
+      expect(scanOtlpJsonLine(Buffer.from(text), MARKER), text.slice(span, span + 60)).toBeUndefined();
+      expect(expectSameAsWholeParse(text)).toBe(false);
+    }
   });
 });
