@@ -131,16 +131,23 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
       if (tie) unpaired++;
       return;
     }
-    const pair: [string, string] = top <= second ? [top, second] : [second, top];
-    const dimValues: Partial<Record<HotspotDimension, string | null>> = {};
-    for (const dim of dims) dimValues[dim] = d[dim] ?? null;
-    const key = JSON.stringify([...dims.map((dim) => dimValues[dim]), ...pair]);
+    const low = top <= second ? top : second;
+    const high = top <= second ? second : top;
+    // Every part length-prefixed (null as `~`): no two groups share a key, whatever their names hold.
+    let key = `${low.length}:${low}${high.length}:${high}`;
+    for (const dim of dims) {
+      const value = d[dim];
+      key += value === undefined ? '~' : `${value.length}:${value}`;
+    }
     let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= cfg.maxGroups) {
         if (tie) dropped++;
         return;
       }
+      const dimValues: Partial<Record<HotspotDimension, string | null>> = {};
+      for (const dim of dims) dimValues[dim] = d[dim] ?? null;
+      const pair: [string, string] = [low, high];
       g = {
         dims: dimValues,
         pair,

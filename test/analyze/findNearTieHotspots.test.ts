@@ -16,6 +16,50 @@ describe('findNearTieHotspots', () => {
     expect(r.hotspots[0]).toMatchObject({ pair: ['a', 'b'], nearTies: 2, share: 1 });
   });
 
+  it('law: one group per distinct (pair, service, router, scorer), whatever the names hold', () => {
+    // Names made of what a key could be joined with, so that a careless join would merge groups.
+    const name = fc.constantFrom('a', 'b', ':a', 'a:', '~', ':~', '~:', '1:a', '2:', '');
+    const maybe = fc.option(name, { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(name, name, maybe, maybe, maybe), { minLength: 1, maxLength: 12 }),
+        (rows) => {
+          const recs = rows
+            .filter(([a, b]) => a !== b)
+            .map(([a, b, service, router, scorer]) =>
+              tie(a, b, {
+                ...(service === undefined ? {} : { service }),
+                ...(router === undefined ? {} : { router }),
+                ...(scorer === undefined ? {} : { scorerName: scorer }),
+              }),
+            );
+          const r = findNearTieHotspots(recs, { by: ['service', 'router', 'scorer'], top: 1000 });
+          const distinct = new Set(
+            recs.map((d) =>
+              JSON.stringify([
+                [d.ranked[0]!.id, d.runnerUp!.id].sort(),
+                d.service ?? null,
+                d.router ?? null,
+                d.scorer ?? null,
+              ]),
+            ),
+          );
+          expect(r.groups).toBe(distinct.size);
+          expect(r.hotspots.reduce((sum, h) => sum + h.nearTies, 0)).toBe(recs.length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('names that a plain join of pair and service would run together stay two groups', () => {
+    // Joined with ':' both would read "a:b::c".
+    const r = findNearTieHotspots([tie('a', 'b', { service: ':c' }), tie('a', 'b:', { service: 'c' })], {
+      by: ['service'],
+    });
+    expect(r.groups).toBe(2);
+  });
+
   it('groups per router and scorer by default', () => {
     const r = findNearTieHotspots([tie('a', 'b', { router: 'r1' }), tie('a', 'b', { router: 'r2' })]);
     expect(r.hotspots.map((h) => h.router)).toEqual(['r1', 'r2']);
