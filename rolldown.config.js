@@ -1,7 +1,9 @@
 // rolldown.config.js — the `routescope` executable as shipped: the compiled CLI (dist/cli/bin.js) and the
 // --jobs worker bundled into dist/bin/, one chunk per lazily loaded part. Node resolves and compiles ~110
 // small ES modules on every start otherwise; bundled, the CLI starts ~60 ms sooner (docs/performance.md).
-// string-width is replaced by our terminalWidth (src/cli/stringWidthShim.ts). Run by `npm run build`, after tsc.
+// string-width is replaced by our terminalWidth (src/cli/stringWidthShim.ts). Doc comments are left out and
+// non-ASCII characters escaped: V8 then reads each file as a one-byte string, and has less to scan (about
+// 10 ms of start). Run by `npm run build`, after tsc.
 import { fileURLToPath } from 'node:url';
 
 export default {
@@ -13,5 +15,12 @@ export default {
   },
   // Every chunk next to the entry: the --jobs worker is found as ./readWorker.js beside the code that starts
   // it, and the version as ../../package.json.
-  output: { dir: 'dist/bin', format: 'esm', chunkFileNames: '[name]-[hash].js', cleanDir: true },
+  output: {
+    dir: 'dist/bin',
+    format: 'esm',
+    chunkFileNames: '[name]-[hash].js',
+    cleanDir: true,
+    charset: 'ascii',
+    comments: { legal: true, annotation: false, jsdoc: false },
+  },
 };
