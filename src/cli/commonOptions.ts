@@ -14,6 +14,7 @@ import {
   type GateMetrics,
   type GateResult,
 } from '../analyze/evaluateGates.js';
+import { PARALLEL_MIN_BYTES } from '../trace/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
@@ -37,6 +38,13 @@ export function withInputs(y: Argv): Argv {
       describe:
         'reader threads: files, and large JSON-lines files cut at line ends, are read in parallel; same report as --jobs 1',
       default: 1,
+    })
+    .option('jobs-min-mib', {
+      type: 'number',
+      requiresArg: true,
+      describe:
+        'with --jobs: inputs under this many MiB in all are read on one thread, where threads cost more than they save',
+      default: PARALLEL_MIN_BYTES / MIB,
     })
     .option('tempo', {
       type: 'string',
@@ -215,9 +223,19 @@ export function readInputs(args: CliArgs): TraceInput[] {
   return list;
 }
 
-/** `--jobs N`: reader threads, 1 to 64. */
-export function readJobs(args: CliArgs): number {
-  return readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
+/** Reader threads (`--jobs`, 1 to 64) and the input size from which they are used (`--jobs-min-mib`). */
+export interface ReaderThreads {
+  readonly jobs: number;
+  readonly minBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** `--jobs N` and `--jobs-min-mib M`. */
+export function readJobs(args: CliArgs): ReaderThreads {
+  const jobs = readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
+  const minMib = readInteger(args, 'jobsMinMib', '--jobs-min-mib', 0) ?? PARALLEL_MIN_BYTES / MIB;
+  return { jobs, minBytes: minMib * MIB };
 }
 
 /** Parse every `--fail-on`; a bad one is a usage error. */

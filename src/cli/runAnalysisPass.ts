@@ -11,7 +11,7 @@ import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
 import type { Gate, GateResult } from '../analyze/evaluateGates.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
-import { readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
+import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
   describeTraceInput,
@@ -23,7 +23,7 @@ import type { ReadStats, TraceRecord } from '../trace/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import { EXIT_OK, type CommandContext } from './cliCommand.js';
-import { settleGates } from './commonOptions.js';
+import { settleGates, type ReaderThreads } from './commonOptions.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
 
@@ -37,7 +37,7 @@ export async function runAnalysisPass(
   inputs: readonly TraceInput[],
   sinks: readonly RecordSink[],
   io: CliIo,
-  jobs = 1,
+  threads: ReaderThreads = { jobs: 1, minBytes: PARALLEL_MIN_BYTES },
 ): Promise<InputSummary> {
   const stats = createReadStats();
   const records = { decisions: 0, turns: 0, misroutes: 0 };
@@ -49,7 +49,8 @@ export async function runAnalysisPass(
       {
         ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
         onProgress: (p) => progress.update(p),
-        jobs,
+        jobs: threads.jobs,
+        parallelMinBytes: threads.minBytes,
       },
       (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
     );
@@ -80,11 +81,11 @@ export async function runSingleAnalysis<R>(
   analysis: RecordSink & { finish(): R },
   inputs: readonly TraceInput[],
   ctx: CommandContext,
-  jobs: number,
+  threads: ReaderThreads,
 ): Promise<SingleAnalysisResult<R>> {
   const digest = ctx.format === 'html' ? createChartDigest() : undefined;
   const sinks: RecordSink[] = digest === undefined ? [analysis] : [analysis, digest];
-  const input = await runAnalysisPass(inputs, sinks, ctx.io, jobs);
+  const input = await runAnalysisPass(inputs, sinks, ctx.io, threads);
   return { report: analysis.finish(), input, digest: digest?.finish() };
 }
 
@@ -105,11 +106,11 @@ export async function runGatedAnalysis<R>(
   gates: readonly Gate[],
   inputs: readonly TraceInput[],
   io: CliIo,
-  jobs: number,
+  threads: ReaderThreads,
 ): Promise<GatedAnalysisResult<R>> {
   const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
   const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
-  const input = await runAnalysisPass(inputs, sinks, io, jobs);
+  const input = await runAnalysisPass(inputs, sinks, io, threads);
   const { results, exitCode } =
     summary === undefined ? { results: [], exitCode: EXIT_OK } : settleGates(gates, summary.finish());
   return { report: analysis.finish(), input, gates: results, exitCode };

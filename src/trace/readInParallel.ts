@@ -15,7 +15,7 @@
  * each outcome, both through one record builder with the one duplicate filter. So the records, their order,
  * the problems and the duplicate count are those of `--jobs 1`, and duplicates are caught across files and
  * parts exactly as a single reader catches them. Standard input is not parallel: with '-' among the inputs
- * everything is read by readTraceInputs. Where the compiled worker script is missing (running from the
+ * everything is read by readTraceInputs, as are inputs under PARALLEL_MIN_BYTES in all. Where the compiled worker script is missing (running from the
  * TypeScript sources, as the tests do) units run on the main thread through the same code. At most 2·N + 2
  * units are read ahead of the merge, so memory stays bounded (each thread is its own V8 heap, though).
  */
@@ -41,6 +41,12 @@ import type { ReadProblem, ReadStats, RecordSource, TraceRecord } from './types.
 
 /** Files smaller than this are never cut; parts are at least this long. */
 export const SPLIT_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Inputs smaller than this in all are read on one thread whatever `jobs` says: below it, starting the threads
+ * and warming up each one's JIT cost more than they save (measured break-even on 2 cores: 300–500 MB;
+ * docs/performance.md). The report is the same either way.
+ */
+export const PARALLEL_MIN_BYTES = 512 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
 const SEEK_STEP = 64 * 1024;
 
@@ -60,6 +66,8 @@ export interface ParallelReadOptions extends ReadOptions {
   runner?: UnitRunner;
   /** Override SPLIT_MIN_BYTES (tests cut small files). */
   splitMinBytes?: number;
+  /** Override PARALLEL_MIN_BYTES (tests read small files in parallel). */
+  parallelMinBytes?: number;
 }
 
 /** Units run on this thread, one at a time. */
@@ -237,6 +245,12 @@ export async function* readInParallel(
     return;
   }
   const units = await planUnits(inputs, options.jobs, options.splitMinBytes ?? SPLIT_MIN_BYTES);
+  let total = 0;
+  for (const unit of units) total += (unit.end ?? unit.size ?? Infinity) - unit.start;
+  if (total < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) {
+    yield* readTraceInputs(inputs, stats, options);
+    return;
+  }
   const runner = options.runner ?? createWorkerRunner(options.jobs);
   const builder = options.builder ?? createTraceRecordBuilder(stats);
   const applyOutcome = builder.applySpanOutcome!;

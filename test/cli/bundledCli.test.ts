@@ -93,7 +93,7 @@ describe.skipIf(!existsSync(BIN))('the bundled executable', () => {
 
   it('--jobs 2 starts its worker threads from the bundle and gives the --jobs 1 report', () => {
     const one = shipped(['analyze', traces, '--format', 'json']);
-    const two = shipped(['analyze', traces, '--format', 'json', '--jobs', '2']);
+    const two = shipped(['analyze', traces, '--format', 'json', '--jobs', '2', '--jobs-min-mib', '0']);
     expect(one.code).toBe(0);
     expect(two).toEqual(one);
     expect((JSON.parse(one.stdout) as { decisions: number }).decisions).toBeGreaterThan(200);

@@ -56,6 +56,7 @@ async function readAll(
       : readInParallel(inputs, stats, {
           jobs,
           runner: createInThreadRunner(),
+          parallelMinBytes: 0,
           ...(splitMinBytes === undefined ? {} : { splitMinBytes }),
         });
   for await (const r of stream) records.push(r);
@@ -161,10 +162,46 @@ describe('--jobs: same records and stats as one reader', () => {
     await writeTraceFile(join(dir, '2.jsonl'), specs(12, 2), { plainSpans: 5 });
     writeFileSync(join(dir, '3.jsonl'), readFileSync(join(dir, '1.jsonl')));
     const one = await cli(['analyze', dir, '--format', 'json']);
-    const two = await cli(['analyze', dir, '--format', 'json', '--jobs', '2']);
+    const two = await cli(['analyze', dir, '--format', 'json', '--jobs', '2', '--jobs-min-mib', '0']);
     expect(one.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
     expect(JSON.parse(one.stdout).decisions).toBe(24);
+  });
+
+  it('inputs under --jobs-min-mib in all are read on one thread; from it, by the threads', async () => {
+    const file = join(temp.dir, 'threshold.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const size = readFileSync(file).length;
+    let units = 0;
+    const counting = createInThreadRunner();
+    const runner = {
+      ...counting,
+      run: (unit: Parameters<typeof counting.run>[0]) => (units++, counting.run(unit)),
+    };
+    const read = async (parallelMinBytes: number | undefined): Promise<ReadStats> => {
+      const stats = createReadStats();
+      const options = {
+        jobs: 2,
+        runner,
+        splitMinBytes: 2000,
+        ...(parallelMinBytes === undefined ? {} : { parallelMinBytes }),
+      };
+      for await (const r of readInParallel([file], stats, options)) void r;
+      return stats;
+    };
+    const one = (await readAll([file], 1)).stats;
+    expect(await read(undefined)).toEqual(one);
+    expect(units).toBe(0);
+    expect(await read(size + 1)).toEqual(one);
+    expect(units).toBe(0);
+    expect(await read(size)).toEqual(one);
+    expect(units).toBeGreaterThan(1);
+  });
+
+  it('--jobs-min-mib must be a whole number from 0', async () => {
+    const r = await cli(['analyze', join(temp.dir, 'repeats.jsonl'), '--jobs', '2', '--jobs-min-mib', '-1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--jobs-min-mib must be a whole number from 0/);
   });
 
   it('--jobs must be a whole number from 1', async () => {
@@ -179,9 +216,13 @@ describe('--jobs: same records and stats as one reader', () => {
   it.skipIf(!existsSync(worker))('the built CLI with real worker threads gives the same report', () => {
     const dir = join(temp.dir, 'cli');
     const run = (jobs: string): string => {
-      const r = spawnSync(process.execPath, [bin, 'analyze', dir, '--format', 'json', '--jobs', jobs], {
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        process.execPath,
+        [bin, 'analyze', dir, '--format', 'json', '--jobs', jobs, '--jobs-min-mib', '0'],
+        {
+          encoding: 'utf8',
+        },
+      );
       expect(r.status).toBe(0);
       return r.stdout;
     };
