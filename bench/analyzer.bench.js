@@ -4,7 +4,7 @@
 // bench/generateTraces.js, then on each file, in one run: `cat file > /dev/null` (the I/O floor, page cache
 // warm), bench/naiveVerdicts.js (split lines, JSON.parse every one, count verdicts: the naive floor), `jq`
 // computing the same verdict counts (what a user would script), and `node dist/bin/routescope.js analyze FILE
-// --format json` with --jobs 1 and --jobs 2. Every tool is a child process timed by wall clock; peak RSS is
+// --format json` with --jobs 1 and --jobs 2 (threads forced with --jobs-min-mib 0). Every tool is a child process timed by wall clock; peak RSS is
 // the child's own high-water mark from `/usr/bin/time -v` (or 'n/a' without it). Every tool's verdict counts
 // are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
 // ÷ naive, ÷ cat (as speed-ups: how many times faster the analyzer is). Asserts nothing but the counts.
@@ -126,7 +126,8 @@ for (const mb of SIZES) {
       file,
       '--format',
       'json',
-      ...(jobs === 1 ? [] : ['--jobs', String(jobs)]),
+      // --jobs-min-mib 0: the threads themselves are measured, also where analyze would not start them.
+      ...(jobs === 1 ? [] : ['--jobs', String(jobs), '--jobs-min-mib', '0']),
     ]);
     const report = JSON.parse(a.stdout);
     const { unmatched, ...verdicts } = report.verdicts;
