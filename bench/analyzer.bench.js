@@ -4,9 +4,9 @@
 // bench/generateTraces.js, then on each file, in one run: `cat file > /dev/null` (the I/O floor, page cache
 // warm), bench/naiveVerdicts.js (split lines, JSON.parse every one, count verdicts: the naive floor), `jq`
 // computing the same verdict counts (what a user would script), and `node dist/bin/routescope.js analyze FILE
-// --format json` with --jobs 1 and --jobs 2 (threads forced with --jobs-min-mib 0). Every tool is a child process timed by wall clock; peak RSS is
-// the child's own high-water mark from `/usr/bin/time -v` (or 'n/a' without it). Every tool's verdict counts
-// are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
+// --format json` with --jobs 1 and --jobs 2 (threads forced with --jobs-min-mib 0). Every tool is a child
+// process timed by wall clock; peak RSS is the child's own high-water mark from `/usr/bin/time -v` (or 'n/a'
+// without it). Every tool's verdict counts are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
 // ÷ naive, ÷ cat (as speed-ups: how many times faster the analyzer is). Asserts nothing but the counts.
 // Env: BENCH_SIZES (MB, comma-separated; default 100,1000), BENCH_REPEAT (runs per tool, best kept; default 1),
 // BENCH_JOBS (the --jobs values; default 1,2).
