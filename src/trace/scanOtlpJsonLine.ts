@@ -14,10 +14,14 @@
  * `scopeSpans` (not the legacy name), no key twice, and no `\u` escape of a character that keys and the marker
  * are made of (letters, digits, `.`, `_`, `-`): such a marker or key would be missed. Escapes of anything else
  * (`\u003c` from HTML-escaping encoders, control characters, non-ASCII from ASCII-only ones) are fine: they are
- * only skipped over, or parsed by JSON.parse with the span that holds them. Anything else — or any doubt: a broken token, brackets that do not match, bytes after the
- * request, a slice that does not parse — returns undefined, nothing recorded, and the caller parses
- * the line whole, with its bad-line reporting unchanged. As for lines without the marker, a byte flipped
- * inside a non-routing span's strings or numbers is not seen: the price of not parsing. No I/O.
+ * only skipped over, or parsed by JSON.parse with the span that holds them. Anything else — or any doubt: a
+ * broken token, brackets that do not match, bytes after the request, a slice that does not parse — returns
+ * undefined, nothing recorded, and the caller parses the line whole, with its bad-line reporting unchanged.
+ * As for lines without the marker, a byte flipped inside a non-routing span's strings or numbers is not seen:
+ * the price of not parsing.
+ *
+ * scanOtlpJsonLineInto is the same scan for `--jobs` workers: it parses nothing, checks each slice with
+ * isJsonValue, and writes the rebuilt request as JSON bytes to a ByteSink for the main thread to parse. No I/O.
  */
 import { isJsonValue } from './isJsonValue.js';
 
