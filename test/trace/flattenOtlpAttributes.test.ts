@@ -5,6 +5,7 @@
  * the non-finite doubles ("NaN" strings from Go, null from the JS exporter), nested arrays, and garbage that is
  * skipped or kept as null — never turned into a plausible-looking value.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toNumber, type AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
 import { flattenOtlpAttributes, unwrapOtlpValue } from '../../src/trace/flattenOtlpAttributes.js';
@@ -111,6 +112,26 @@ describe('unwrapOtlpValue', () => {
 
   it('not an object → undefined', () => {
     for (const v of [undefined, null, 'x', 3, true]) expect(unwrapOtlpValue(v)).toBeUndefined();
+  });
+
+  it('several kinds in one AnyValue: stringValue, then boolValue, intValue, doubleValue, whatever their order', () => {
+    const kinds: Array<[string, unknown, AttributeValue]> = [
+      ['stringValue', 's', 's'],
+      ['boolValue', true, true],
+      ['intValue', '7', 7],
+      ['doubleValue', 0.5, 0.5],
+    ];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(kinds, { minLength: 1 }), (chosen) => {
+        const value = Object.fromEntries(chosen.map(([key, raw]) => [key, raw]));
+        const first = kinds.find(([key]) => chosen.some(([k]) => k === key))!;
+        expect(unwrapOtlpValue(value)).toEqual(first[2]);
+      }),
+    );
+    // One kind of the wrong type is judged as its kind, not passed over.
+    expect(unwrapOtlpValue({ stringValue: 5 })).toBe('5');
+    expect(unwrapOtlpValue({ doubleValue: 'NaN' })).toBe('NaN');
+    expect(unwrapOtlpValue({ boolValue: 'true' })).toBe(true);
   });
 
   it('unknown extra fields beside a known kind are ignored', () => {
