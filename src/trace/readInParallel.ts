@@ -76,9 +76,8 @@ export function createInThreadRunner(): UnitRunner {
   return {
     run: (unit) => readInputUnit(unit, spare.pop()),
     recycle(scanned) {
-      spare.push(
-        Buffer.from(scanned.buffer, scanned.byteOffset, scanned.buffer.byteLength - scanned.byteOffset),
-      );
+      // A few are enough: units read ahead take one each, and a merged unit gives its one back.
+      if (spare.length < 4) spare.push(Buffer.from(scanned.buffer, scanned.byteOffset));
     },
     close: async () => {},
   };

@@ -7,11 +7,13 @@
 import { parentPort } from 'node:worker_threads';
 import { readInputUnit, type ReadUnit } from './readTraceInputs.js';
 
+/** Buffers handed back; a few at most (more come when this thread runs fewer units than the others). */
 const spare: ArrayBuffer[] = [];
+const MAX_SPARE = 2;
 
 parentPort?.on('message', (message: { id: number; unit: ReadUnit } | { recycle: ArrayBuffer }) => {
   if ('recycle' in message) {
-    spare.push(message.recycle);
+    if (spare.length < MAX_SPARE) spare.push(message.recycle);
     return;
   }
   const reuse = spare.pop();
