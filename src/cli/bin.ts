@@ -2,8 +2,13 @@
 /**
  * bin — the `routescope` executable: wire the process to runCli and set the exit code (never process.exit,
  * so pending output is flushed). A closed pipe (`routescope … | head`) ends output quietly.
+ *
+ * Stack traces are printed with --verbose only, and then they name the TypeScript lines through the bundle's
+ * source maps. Node reads the maps of modules loaded after they are turned on, so the CLI is imported after.
  */
-import { runCli } from './main.js';
+if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+
+const { runCli } = await import('./main.js');
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;

@@ -24,8 +24,13 @@ interface Run {
 }
 
 /** The bundled executable, as a user's shell runs it (no TTY; env as given, PATH kept for nothing else). */
-function shipped(argv: readonly string[], env: Record<string, string> = {}, bin = BIN): Run {
-  const r = spawnSync(process.execPath, [bin, ...argv], {
+function shipped(
+  argv: readonly string[],
+  env: Record<string, string> = {},
+  bin = BIN,
+  nodeFlags: readonly string[] = [],
+): Run {
+  const r = spawnSync(process.execPath, [...nodeFlags, bin, ...argv], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...env },
     maxBuffer: 64 * 1024 * 1024,
@@ -97,6 +102,22 @@ describe.skipIf(!existsSync(BIN))('the bundled executable', () => {
     expect(one.code).toBe(0);
     expect(two).toEqual(one);
     expect((JSON.parse(one.stdout) as { decisions: number }).decisions).toBeGreaterThan(200);
+  });
+
+  it('an unexpected error: with --verbose its stack names the TypeScript lines, without it no stack', () => {
+    // A fault injected into what the policy calls (Math.tanh, the pairwise gap) on every decision replayed.
+    const inject = ['--import', 'data:text/javascript,Math.tanh=()=>{throw new Error("injected fault")}'];
+    const argv = ['analyze', traces, '--format', 'json'];
+    const verbose = shipped([...argv, '--verbose'], {}, BIN, inject);
+    expect(verbose.code).toBe(2);
+    expect(verbose.stderr).toMatch(/^routescope: unexpected error: injected fault\n/);
+    expect(verbose.stderr).toMatch(/at pairwiseGap \(.*src[\\/]policy[\\/]routingPolicy\.ts:\d+:\d+\)/);
+    expect(verbose.stderr).not.toMatch(/dist[\\/]bin[\\/]/);
+    const quiet = shipped(argv, {}, BIN, inject);
+    expect(quiet.code).toBe(2);
+    expect(quiet.stderr).toBe(
+      'routescope: unexpected error: injected fault (run again with --verbose for the stack trace)\n',
+    );
   });
 
   it('the demo runs (the OpenTelemetry SDK chunk loads) and its trace file reads as the in-process one', async () => {
