@@ -20,6 +20,7 @@
  * units are read ahead of the merge, so memory stays bounded (each thread is its own V8 heap, though).
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createTraceRecordBuilder, type SpanOutcome } from './buildTraceRecords.js';
@@ -167,6 +168,13 @@ async function planUnits(inputs: readonly string[], jobs: number, splitMin: numb
   const units: ReadUnit[] = [];
   for (const { input, files } of expanded) {
     for (const file of files) {
+      // A pipe or device is one unit, and not opened here: opening a pipe and closing it again before its
+      // reader opens it would leave the writer with no reader (EPIPE) and lose what it had written.
+      const kind = await stat(file.path).catch(() => undefined);
+      if (kind !== undefined && !kind.isFile()) {
+        units.push({ file: file.path, named: file.named, start: 0, split: false });
+        continue;
+      }
       const handle = await openInputFile(file.path, input);
       try {
         const info = await handle.stat();
