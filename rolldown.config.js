@@ -1,7 +1,7 @@
 // rolldown.config.js — the `routescope` executable as shipped: the compiled CLI (dist/cli/bin.js) and the
 // --jobs worker bundled into dist/bin/, one chunk per lazily loaded part. Node resolves and compiles ~110
 // small ES modules on every start otherwise; bundled, the CLI starts ~60 ms sooner (docs/performance.md).
-// string-width is replaced by our terminalWidth (src/cli/stringWidthShim.ts). Doc comments are left out and
+// string-width is replaced by our measureTerminalWidth (src/cli/stringWidthShim.ts). Doc comments are left out and
 // non-ASCII characters escaped: V8 then reads each file as a one-byte string, and has less to scan (about
 // 10 ms of start). Run by `npm run build`, after tsc.
 import { existsSync, readFileSync } from 'node:fs';

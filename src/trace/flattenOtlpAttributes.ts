@@ -9,7 +9,7 @@
 import { toNumber, type AttributeValue } from './decodeRoutingAttributes.js';
 
 /** The only key of `v`, or undefined when it has none or several. */
-function onlyKey(v: object): string | undefined {
+function findSoleKey(v: object): string | undefined {
   let only: string | undefined;
   for (const key in v) {
     if (only !== undefined) return undefined;
@@ -24,7 +24,7 @@ export function unwrapOtlpValue(value: unknown): AttributeValue | undefined {
     // What writers send, read by its one key: a routing span holds ~25 values (and arrays of them), and
     // asking each for every kind in turn cost twice as much. Anything else takes the full checks below.
     const v = value as Record<string, unknown>;
-    const kind = onlyKey(v);
+    const kind = findSoleKey(v);
     if (kind === 'stringValue' && typeof v.stringValue === 'string') return v.stringValue;
     if (kind === 'doubleValue' && typeof v.doubleValue === 'number') return v.doubleValue;
     if (kind === 'boolValue' && typeof v.boolValue === 'boolean') return v.boolValue;

@@ -1,23 +1,16 @@
 /**
  * readInParallel — `--jobs N`: the same records and stats as readTraceInputs, read by N worker threads.
  *
- * Work is cut into units: every file is one unit, except a plain (uncompressed) JSON-lines file of at least
- * 2·SPLIT_MIN_BYTES, which is cut at line ends into parts of about size ÷ (16·N) (at least SPLIT_MIN_BYTES),
- * small enough that the main thread starts early and the threads stay busy. Threads read and walk: a routing
- * line in the Collector's plain shape is only scanned (its routing spans found and checked to be JSON, not
- * parsed), and the request the scan rebuilds — those spans, their resources, a `0` per other span — is
- * written to one buffer per unit that moves to the main thread without a copy and comes back to be written
- * over. Lines the scan does not take are read in the thread as a single reader would, up to the duplicate
- * check (classifySpan). Handing over objects instead cost the main thread more than the walk it saved
- * (docs/performance.md). The main thread merges strictly in unit order: problems, scanned lines and span
- * outcomes interleaved as they occurred, line numbers of a part shifted by the lines of the parts before it;
- * it parses each scanned line and reads it with readScannedLine (the code a single reader runs), and applies
- * each outcome, both through one record builder with the one duplicate filter. So the records, their order,
- * the problems and the duplicate count are those of `--jobs 1`, and duplicates are caught across files and
- * parts exactly as a single reader catches them. Standard input is not parallel: with '-' among the inputs
- * everything is read by readTraceInputs, as are inputs under PARALLEL_MIN_BYTES in all. Where the compiled worker script is missing (running from the
- * TypeScript sources, as the tests do) units run on the main thread through the same code. At most 2·N + 2
- * units are read ahead of the merge, so memory stays bounded (each thread is its own V8 heap, though).
+ * Each file is a unit; a plain JSON-lines file of 2·SPLIT_MIN_BYTES or more is cut at line ends into parts of
+ * about size ÷ 16N. Workers read and walk: a routing line the scan takes is only checked, and the request it
+ * rebuilds goes, as bytes moved without a copy (and handed back to be reused), to the main thread, which
+ * parses it and reads it with readScannedLine, the single reader's own code; other lines are read in the
+ * worker up to the duplicate check (classifySpan). Objects cost more to hand over than they save. The main
+ * thread merges strictly in unit order through one record builder and its one duplicate filter, with line
+ * numbers shifted by the parts before, so records, order, problems and duplicates are those of `--jobs 1`.
+ * Read on one thread instead: stdin ('-'), and inputs under PARALLEL_MIN_BYTES in all. Without the compiled
+ * worker script (tests run the sources) units run on this thread through the same code. At most 2N + 2 units
+ * are read ahead of the merge.
  */
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../src/cli/format/renderText.js';
-import { terminalWidth } from '../../src/cli/format/terminalWidth.js';
+import { measureTerminalWidth } from '../../src/cli/format/measureTerminalWidth.js';
 
 describe('renderText tables', () => {
   it('a column of CJK, Hangul, emoji and ASCII ids puts the next column at one terminal column', () => {
@@ -22,8 +22,8 @@ describe('renderText tables', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(2 + ids.length);
     // Every line ends at the same terminal column, whatever its first cell is written in.
-    const ends = new Set(lines.map(terminalWidth));
-    expect(ends).toEqual(new Set([terminalWidth(lines[0]!)]));
+    const ends = new Set(lines.map(measureTerminalWidth));
+    expect(ends).toEqual(new Set([measureTerminalWidth(lines[0]!)]));
     // 請求書 is 6 columns of the 11 that 📦 shipping needs: 5 of padding, the gap, then 10 right-aligned under 9.
     expect(lines[3]).toBe(`  請求書${' '.repeat(5)}  ${' '.repeat(7)}10`);
   });

@@ -7,7 +7,7 @@
  */
 import { spansOf, type Block, type Inline, type ReportDocument, type Tone } from './document.js';
 import { escapeControlChars } from './escapeControlChars.js';
-import { terminalWidth } from './terminalWidth.js';
+import { measureTerminalWidth } from './measureTerminalWidth.js';
 
 /** How text output looks. */
 export interface TextStyle {
@@ -33,7 +33,7 @@ export function renderText(doc: ReportDocument, style: TextStyle): string {
 }
 
 /** Visible width of escaped text: terminal columns (wide CJK characters and emoji take two). */
-const width = terminalWidth;
+const width = measureTerminalWidth;
 
 /** Escaped plain text and its coloured twin. */
 function inline(value: Inline, style: TextStyle, base?: Tone): { plain: string; shown: string } {

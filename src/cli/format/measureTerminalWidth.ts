@@ -1,5 +1,5 @@
 /**
- * terminalWidth — how many columns a terminal gives a string.
+ * measureTerminalWidth — how many columns a terminal gives a string.
  *
  * ANSI escape sequences take none. Other text is cut into grapheme clusters (what a terminal draws as one
  * character): an emoji sequence takes two columns, a cluster with nothing visible (controls, combining and
@@ -38,17 +38,17 @@ let segmenter: Intl.Segmenter | undefined;
 let emojiCluster: RegExp | undefined;
 
 /** Columns `text` takes on a terminal. */
-export function terminalWidth(text: string): number {
+export function measureTerminalWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   const plain = text.includes('\u001b') || text.includes('\u009b') ? text.replace(ANSI_SEQUENCE, '') : text;
   segmenter ??= new Intl.Segmenter();
   let columns = 0;
-  for (const { segment } of segmenter.segment(plain)) columns += clusterWidth(segment);
+  for (const { segment } of segmenter.segment(plain)) columns += measureCluster(segment);
   return columns;
 }
 
 /** Columns of one grapheme cluster. */
-function clusterWidth(cluster: string): number {
+function measureCluster(cluster: string): number {
   const code = cluster.charCodeAt(0);
   if (cluster.length === 1 && code >= 0x20 && code < 0x7f) return 1;
   emojiCluster ??= new RegExp('^\\p{RGI_Emoji}$', 'v');

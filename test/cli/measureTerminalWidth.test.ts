@@ -1,12 +1,12 @@
 /**
- * terminalWidth — columns on a terminal, checked against the string-width package (what yargs and cliui lay
- * help out with, and what the bundled CLI replaces with terminalWidth) on the cases a report can show, and
+ * measureTerminalWidth — columns on a terminal, checked against the string-width package (what yargs and cliui lay
+ * help out with, and what the bundled CLI replaces with measureTerminalWidth) on the cases a report can show, and
  * by laws: ANSI sequences add nothing, widths of clusters add up.
  */
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { terminalWidth } from '../../src/cli/format/terminalWidth.js';
+import { measureTerminalWidth } from '../../src/cli/format/measureTerminalWidth.js';
 
 const CASES: ReadonlyArray<readonly [string, number]> = [
   ['', 0],
@@ -38,9 +38,9 @@ const CASES: ReadonlyArray<readonly [string, number]> = [
   ['Ａ👍b', 5],
 ];
 
-describe('terminalWidth', () => {
+describe('measureTerminalWidth', () => {
   it.each(CASES)('%j takes %i columns, as string-width counts it', (text, columns) => {
-    expect(terminalWidth(text)).toBe(columns);
+    expect(measureTerminalWidth(text)).toBe(columns);
     expect(stringWidth(text)).toBe(columns);
   });
 
@@ -49,7 +49,7 @@ describe('terminalWidth', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces, ' ', '-', 'q')), (parts) => {
         const text = parts.join('');
-        expect(terminalWidth(text)).toBe(stringWidth(text));
+        expect(measureTerminalWidth(text)).toBe(stringWidth(text));
       }),
     );
   });
@@ -57,7 +57,9 @@ describe('terminalWidth', () => {
   it('law: colour codes around any text add no columns', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.integer({ min: 0, max: 255 }), (text, colour) => {
-        expect(terminalWidth(`\u001b[38;5;${colour}m${text}\u001b[0m`)).toBe(terminalWidth(text));
+        expect(measureTerminalWidth(`\u001b[38;5;${colour}m${text}\u001b[0m`)).toBe(
+          measureTerminalWidth(text),
+        );
       }),
     );
   });
@@ -66,7 +68,7 @@ describe('terminalWidth', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme-ascii' }), (text) => {
         const printable = text.replace(/[^\x20-\x7e]/g, '');
-        expect(terminalWidth(printable)).toBe(printable.length);
+        expect(measureTerminalWidth(printable)).toBe(printable.length);
       }),
     );
   });
