@@ -18,6 +18,7 @@ import {
   type SpanOutcome,
   type TraceRecordBuilder,
 } from './buildTraceRecords.js';
+import { ByteSink } from './byteSink.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
 import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
@@ -25,7 +26,7 @@ import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
-import { ByteSink, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+import { scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
 import type { ReadStats, TraceRecord } from './types.js';

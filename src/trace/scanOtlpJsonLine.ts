@@ -23,6 +23,7 @@
  * scanOtlpJsonLineInto is the same scan for `--jobs` workers: it parses nothing, checks each slice with
  * isJsonValue, and writes the rebuilt request as JSON bytes to a ByteSink for the main thread to parse. No I/O.
  */
+import type { ByteSink } from './byteSink.js';
 import { isJsonValue } from './isJsonValue.js';
 
 const QUOTE = 0x22;
@@ -326,38 +327,6 @@ function scanResourceSpans(scanner: LineScanner, start: number, out: Rebuilt[]):
 export function scanOtlpJsonLine(body: Buffer, marker: Buffer): { resourceSpans: unknown[] } | undefined {
   const list = scanRequest(body, marker, false);
   return list === undefined ? undefined : { resourceSpans: list };
-}
-
-/**
- * A growing byte buffer the scanned requests of one unit are written to, one after another. It may start on a
- * buffer used before: fresh memory costs a page fault per 4 KiB on first touch, which on the `--jobs` VM
- * measured more than the copying itself, so the main thread hands each unit's buffer back to be written again.
- */
-export class ByteSink {
-  bytes: Buffer;
-  length = 0;
-
-  constructor(reuse?: Buffer) {
-    this.bytes = reuse !== undefined && reuse.length > 0 ? reuse : Buffer.allocUnsafe(64 * 1024);
-  }
-
-  /** Room for `more` bytes past `length`. */
-  reserve(more: number): void {
-    if (this.length + more <= this.bytes.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + more));
-    this.bytes.copy(grown, 0, 0, this.length);
-    this.bytes = grown;
-  }
-
-  writeAscii(text: string): void {
-    this.reserve(text.length);
-    this.length += this.bytes.write(text, this.length, 'latin1');
-  }
-
-  writeBytes(from: Buffer, start: number, end: number): void {
-    this.reserve(end - start);
-    this.length += from.copy(this.bytes, this.length, start, end);
-  }
 }
 
 /**

@@ -9,12 +9,13 @@
  * the end of a chunk is copied into the assembly buffer, which is reused for every line that spans chunks
  * (a fresh buffer per such line was measurable: large allocations are fresh memory, page faults included).
  */
+import { ByteSink } from './byteSink.js';
 import type { ByteStream } from './peekStream.js';
 
 /** Lines without their `\n` (a trailing `\r` is kept; JSON ignores it); `null` for an over-long line. */
 export async function* splitLines(source: ByteStream, maxLineBytes: number): AsyncGenerator<Buffer | null> {
-  let assembly: Buffer = Buffer.allocUnsafe(0);
-  let partLength = 0;
+  // The start of a line that spans chunks, copied; empty when no line is in progress.
+  const part = new ByteSink();
   let skipping = false;
   for await (const chunk of source) {
     let start = 0;
@@ -23,49 +24,36 @@ export async function* splitLines(source: ByteStream, maxLineBytes: number): Asy
       if (nl === -1) {
         const tail = chunk.length - start;
         if (!skipping && tail > 0) {
-          if (partLength + tail > maxLineBytes) {
+          if (part.length + tail > maxLineBytes) {
             skipping = true;
-            partLength = 0;
+            part.clear();
           } else {
-            assembly = append(assembly, partLength, chunk, start, chunk.length);
-            partLength += tail;
+            part.writeBytes(chunk, start, chunk.length);
           }
         }
         break;
       }
       const segmentLength = nl - start;
-      if (skipping || partLength + segmentLength > maxLineBytes) {
+      if (skipping || part.length + segmentLength > maxLineBytes) {
         skipping = false;
-        partLength = 0;
+        part.clear();
         start = nl + 1;
         yield null;
         continue;
       }
-      if (partLength === 0) {
+      if (part.length === 0) {
         const segment = chunk.subarray(start, nl);
         start = nl + 1;
         yield segment;
       } else {
-        assembly = append(assembly, partLength, chunk, start, nl);
-        const line = assembly.subarray(0, partLength + segmentLength);
-        partLength = 0;
+        part.writeBytes(chunk, start, nl);
+        const line = part.bytes.subarray(0, part.length);
+        part.clear();
         start = nl + 1;
         yield line;
       }
     }
   }
   if (skipping) yield null;
-  else if (partLength > 0) yield assembly.subarray(0, partLength);
-}
-
-/** `chunk[from, to)` written after the first `used` bytes of `assembly`, grown (doubling) when it must. */
-function append(assembly: Buffer, used: number, chunk: Buffer, from: number, to: number): Buffer {
-  const need = used + (to - from);
-  let out = assembly;
-  if (need > assembly.length) {
-    out = Buffer.allocUnsafe(Math.max(need, assembly.length * 2, 64 * 1024));
-    assembly.copy(out, 0, 0, used);
-  }
-  chunk.copy(out, used, from, to);
-  return out;
+  else if (part.length > 0) yield part.bytes.subarray(0, part.length);
 }

@@ -14,7 +14,8 @@ import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
 import { ROUTING_MARKER } from '../../src/trace/readTraceInputs.js';
-import { ByteSink, scanOtlpJsonLine, scanOtlpJsonLineInto } from '../../src/trace/scanOtlpJsonLine.js';
+import { ByteSink } from '../../src/trace/byteSink.js';
+import { scanOtlpJsonLine, scanOtlpJsonLineInto } from '../../src/trace/scanOtlpJsonLine.js';
 import type { TraceRecord } from '../../src/trace/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson } from './traceScenario.js';
 
