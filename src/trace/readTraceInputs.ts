@@ -291,20 +291,22 @@ function readJsonBody(
     }
     // No span marker at all: cheap to parse, and a wrong shape gets reported.
   } else if (body[0] === 0x7b) {
+    // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
     const defer = ctx.deferScanned;
     if (defer !== undefined) {
       const start = defer.sink.length;
-      // A slice that is not valid JSON sends the line down the usual path, to be read whole as it would be.
       if (scanOtlpJsonLineInto(body, ROUTING_MARKER_BYTES, defer.sink)) {
         defer.scanned(start, line);
         return;
       }
-    }
-    // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
-    const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
-    if (selective !== undefined) {
-      readJsonValue(ctx, selective, line, out);
-      return;
+      // Declined: scanOtlpJsonLine would decline too (the same walk; isJsonValue agrees with JSON.parse),
+      // so the line is read whole, as it would be.
+    } else {
+      const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
+      if (selective !== undefined) {
+        readJsonValue(ctx, selective, line, out);
+        return;
+      }
     }
   }
   const unparseable = readJsonText(ctx, body.toString('utf8'), line, out);
