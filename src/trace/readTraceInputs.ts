@@ -694,20 +694,20 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
       },
     },
   };
+  // What was read so far; an input that cannot be read (or stops being readable) ends the unit with its error.
+  const result = (error?: InputError): ReadUnitResult => ({
+    stats,
+    spans,
+    scanned: sink.bytes.subarray(0, sink.length),
+    lines: ctx.line - lineBase,
+    lineBase,
+    ...(error === undefined ? {} : { inputError: { message: error.message, input: error.input } }),
+  });
   let handle: FileHandle;
   try {
     handle = await openInputFile(unit.file, unit.file);
   } catch (error) {
-    if (error instanceof InputError) {
-      return {
-        stats,
-        spans,
-        scanned: sink.bytes.subarray(0, sink.length),
-        lines: 0,
-        lineBase,
-        inputError: { message: error.message, input: error.input },
-      };
-    }
+    if (error instanceof InputError) return result(error);
     throw error;
   }
   // A unit without a size is not a regular file (a pipe or device, never split): read it in order.
@@ -716,21 +716,12 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     const records = unit.split ? readSplitUnit(ctx, stream) : readOneInput(ctx, stream, undefined, {});
     for await (const record of records) void record;
   } catch (error) {
-    if (error instanceof InputError) {
-      return {
-        stats,
-        spans,
-        scanned: sink.bytes.subarray(0, sink.length),
-        lines: ctx.line - lineBase,
-        lineBase,
-        inputError: { message: error.message, input: error.input },
-      };
-    }
+    if (error instanceof InputError) return result(error);
     throw error;
   } finally {
     await handle.close();
   }
-  return { stats, spans, scanned: sink.bytes.subarray(0, sink.length), lines: ctx.line - lineBase, lineBase };
+  return result();
 }
 
 async function* readSplitUnit(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
