@@ -6,6 +6,7 @@
  * stays below 1 in floating point (tanh saturates to exactly 1 only for differences beyond ~38).
  */
 import fc from 'fast-check';
+import { createSeededRandom } from '../../src/demo/seededIdGenerator.js';
 import { decideTier2, effectiveFloor, isNearTie } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
 import type { DecisionRecord, MisrouteMark } from '../../src/trace/types.js';
@@ -107,16 +108,10 @@ export const decisionArbitrary: fc.Arbitrary<DecisionRecord> = fc
     ),
   );
 
-/** Deterministic pseudo-random numbers (mulberry32) for generated workloads. */
+/** Deterministic pseudo-random numbers in [0, 1) for generated workloads: the demo's mulberry32, scaled. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = createSeededRandom(seed);
+  return () => next() / 4294967296;
 }
 
 /** `n` plausible decisions of a few scorers: clustered scores, conversations with incumbents. */
