@@ -51,6 +51,8 @@ export async function runCli(
   const words = argv.map((a) => (a === '-' ? STDIN_TOKEN : a));
   try {
     let chosen: { command: CliCommand; args: CliArgs } | undefined;
+    // Commands by the first word of their yargs command string.
+    const byName = new Map(commands.map((command) => [command.command.split(' ')[0]!, command]));
     const parser = yargs(words)
       .scriptName('routescope')
       // English throughout: yargs' own words would otherwise follow LANG around our English descriptions.
@@ -60,7 +62,7 @@ export async function runCli(
       )
       .exitProcess(false)
       .strict()
-      .demandCommand(1, 'Name a command: ' + commands.map((c) => c.command.split(' ')[0]).join(', ') + '.')
+      .demandCommand(1, `Name a command: ${[...byName.keys()].join(', ')}.`)
       .recommendCommands()
       .option('format', {
         choices: FORMAT_CHOICES,
@@ -85,7 +87,6 @@ export async function runCli(
       });
     // No yargs handlers: after running one, yargs renders and caches the whole help text (~15 ms on every
     // run). The command is read from the parsed words instead, and runs after parsing.
-    const byName = new Map(commands.map((command) => [command.command.split(' ')[0]!, command]));
     for (const command of commands) parser.command(command.command, command.describe, command.builder);
     const output = await new Promise<string>((resolve, reject) => {
       parser
