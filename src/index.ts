@@ -6,6 +6,10 @@
  */
 export {
   decideTier2,
+  createDecideTier2,
+  policySemanticsOf,
+  isAlive,
+  POLICY_SEMANTICS,
   resolveRoutingPolicy,
   menuOutstanding,
   isNearTie,
@@ -26,6 +30,7 @@ export type {
   Tier2Verdict,
   Tier2VerdictKind,
   DecideTier2,
+  PolicySemantics,
   RouteWitness,
   TurnRoute,
   TurnRouteBy,

@@ -77,7 +77,7 @@ export function buildRoutingMetricAttributes(
 }
 
 /**
- * Count one decision and, when it had a runner-up with a finite gap, record the gap. Never throws: each
+ * Count one decision and, when it had a runner-up with a finite gap of at least 0, record the gap. Never throws: each
  * instrument runs on its own, so a broken counter does not cost the histogram.
  */
 export function recordRoutingMetrics(
@@ -101,8 +101,9 @@ export function recordRoutingMetrics(
   } catch (err) {
     logSwallowed('counting the routing decision', err);
   }
-  // A non-finite value would poison the histogram's sum for good; the span records it exactly instead.
-  if (typeof gap !== 'number' || !Number.isFinite(gap)) return;
+  // A non-finite value would poison the histogram's sum for good, and a histogram takes no negative value (a
+  // negative gap needs duplicate ids, judged by their last score); the span records either exactly instead.
+  if (typeof gap !== 'number' || !Number.isFinite(gap) || gap < 0) return;
   try {
     metrics.gap.record(gap, attrs);
   } catch (err) {

@@ -58,6 +58,17 @@ export const ATTR_ROUTING_SCORER_FLOOR = 'agentfootprint.routing.scorer.floor';
 export const ATTR_ROUTING_SCORER_CATEGORICAL = 'agentfootprint.routing.scorer.categorical';
 export const ATTR_ROUTING_EFFECTIVE_FLOOR = 'agentfootprint.routing.effective_floor';
 export const ATTR_ROUTING_FLOOR_DECLARED = 'agentfootprint.routing.floor_declared';
+/** Which published behaviour of the policy judged: `contract` or `agentfootprint-9.62` (absent = unknown). */
+export const ATTR_ROUTING_POLICY_SEMANTICS = 'agentfootprint.routing.policy.semantics';
+/** How many prior turns the scorer saw (the classifier's window), when the framework reports it. */
+export const ATTR_ROUTING_SCORER_WINDOW = 'agentfootprint.routing.scorer.window';
+// — a decision rebuilt from the framework's turn_routed event —
+/** Which path wrote the record: `wrapper` (instrumentDecideTier2) or `turn_routed` (the framework's event). */
+export const ATTR_ROUTING_SOURCE = 'agentfootprint.routing.source';
+/** The verdict the configured behaviour gives on the event's own numbers (the event carries no kind). */
+export const ATTR_ROUTING_REBUILT_VERDICT = 'agentfootprint.routing.rebuilt.verdict';
+/** Where that rebuilt verdict and what the event says happened disagree, one line each (absent = they agree). */
+export const ATTR_ROUTING_REBUILT_DIFFERENCES = 'agentfootprint.routing.rebuilt.differences';
 // — the turn-level route (tiers 1 and 3) —
 export const ATTR_ROUTING_BY = 'agentfootprint.routing.by';
 export const ATTR_ROUTING_FROM = 'agentfootprint.routing.from';
@@ -114,6 +125,11 @@ export const ROUTING_ATTRIBUTE_KEYS = [
   ATTR_ROUTING_SCORER_CATEGORICAL,
   ATTR_ROUTING_EFFECTIVE_FLOOR,
   ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_POLICY_SEMANTICS,
+  ATTR_ROUTING_SCORER_WINDOW,
+  ATTR_ROUTING_SOURCE,
+  ATTR_ROUTING_REBUILT_VERDICT,
+  ATTR_ROUTING_REBUILT_DIFFERENCES,
   ATTR_ROUTING_BY,
   ATTR_ROUTING_FROM,
   ATTR_ROUTING_STAY_OFFERED,

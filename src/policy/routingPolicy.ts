@@ -4,19 +4,30 @@
  * routescope replays recorded decisions under other thresholds and audits recorded verdicts, so it needs the
  * policy itself, bit for bit: sanitization (non-finite scores never win but stay raw on the record), the
  * effective floor (`policy.floor ?? scorer.floor`, AT the floor is out), the pairwise margin
- * `tanh((top − second) / 2)` (count-independent), and the menu rules — including the contract's newer clause:
- * a near-tie whose incumbent the scorer put at/below the floor is a menu of the new candidates, not a stay.
+ * `tanh((top − second) / 2)` (count-independent), and the menu rules. Two behaviours are published and both are
+ * here (`createDecideTier2`): the contract's, whose newer clause makes a near-tie with an incumbent the scorer
+ * put at/below the floor a menu of the new candidates, and agentfootprint 9.62's, the release real agents run,
+ * where any near-tie with an incumbent stays. Duplicate candidate ids are judged as 9.62 judges them in both:
+ * each entry ranks by its own score, but alive / top / runner-up / gap / menu read its id's LAST score.
  * Policy values are not validated here, exactly as upstream: observers flag odd policies, the policy judges.
  * Pure. No I/O.
  */
 import type {
+  DecideTier2,
   IntentScore,
+  PolicySemantics,
   RankedIntentScore,
   RoutingPolicy,
   ScorerTraits,
   Tier2Verdict,
   TurnRoute,
 } from './types.js';
+
+/** The published behaviours of the policy, in the order `--policy` lists them. */
+export const POLICY_SEMANTICS: readonly PolicySemantics[] = Object.freeze([
+  'contract',
+  'agentfootprint-9.62',
+]);
 
 /** Pairwise (top-2 softmax) gap below which tier 2 is a NEAR-TIE. */
 export const NEAR_TIE_MARGIN = 0.15;
@@ -80,22 +91,65 @@ export function effectiveFloor(policy: RoutingPolicy, scorer: ScorerTraits = {})
   return policy.floor ?? scorer.floor;
 }
 
-/** Alive = finite and strictly above the floor (a score AT the floor is out). */
-function isAlive(sanitized: number, floor: number | undefined): boolean {
+/** Alive = a sanitized score that is finite and strictly above the floor (a score AT the floor is out). */
+export function isAlive(sanitized: number, floor: number | undefined): boolean {
   return sanitized !== -Infinity && (floor === undefined || sanitized > floor);
 }
 
 /**
- * THE verdict function — pure, sync. Decisive winner ≠ incumbent → `move`; decisive winner = incumbent, or a
- * near-tie with an incumbent → `stay`, unless the scorer scored that incumbent at/below the floor, when the
- * tie is between new candidates → `menu`; near-tie at cold start → `menu` of the tied cluster (capped at
- * max(2, menuSize)); nothing alive → `unmatched`.
+ * THE verdict function, to the contract — pure, sync. Decisive winner ≠ incumbent → `move`; decisive winner =
+ * incumbent, or a near-tie with an incumbent → `stay`, unless the scorer scored that incumbent at/below the
+ * floor, when the tie is between new candidates → `menu`; near-tie at cold start → `menu` of the tied cluster
+ * (capped at max(2, menuSize)); nothing alive → `unmatched`.
  */
 export function decideTier2(
   scores: readonly IntentScore[],
   incumbentId: string | undefined,
   policy: RoutingPolicy,
   scorer: ScorerTraits = {},
+): Tier2Verdict {
+  return judgeTier2(scores, incumbentId, policy, scorer, true);
+}
+
+/** agentfootprint 9.62's verdict: the contract's, less the incumbent-at/below-floor clause. Pure. */
+function decideTier2As962(
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits = {},
+): Tier2Verdict {
+  return judgeTier2(scores, incumbentId, policy, scorer, false);
+}
+
+const SEMANTICS_OF = new WeakMap<DecideTier2, PolicySemantics>([
+  [decideTier2, 'contract'],
+  [decideTier2As962, 'agentfootprint-9.62'],
+]);
+
+/**
+ * The verdict function of one published behaviour, with `decideTier2`'s signature and results: `'contract'`
+ * (is `decideTier2`) or `'agentfootprint-9.62'` (no incumbent-at/below-floor clause: a near-tie with any
+ * incumbent stays). Throws a RangeError naming the behaviours for anything else.
+ */
+export function createDecideTier2(semantics: PolicySemantics): DecideTier2 {
+  if (semantics === 'contract') return decideTier2;
+  if (semantics === 'agentfootprint-9.62') return decideTier2As962;
+  throw new RangeError(
+    `unknown policy behaviour ${JSON.stringify(semantics)}: use ${POLICY_SEMANTICS.map((b) => `'${b}'`).join(' or ')}`,
+  );
+}
+
+/** Which published behaviour a verdict function is, when it is one of this module's; undefined otherwise. */
+export function policySemanticsOf(decide: unknown): PolicySemantics | undefined {
+  return typeof decide === 'function' ? SEMANTICS_OF.get(decide as DecideTier2) : undefined;
+}
+
+function judgeTier2(
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits,
+  incumbentClause: boolean,
 ): Tier2Verdict {
   const n = scores.length;
   // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
@@ -105,32 +159,38 @@ export function decideTier2(
   // Stable: equal sanitized scores keep input order, so the earlier candidate wins.
   const order = n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
   const floor = effectiveFloor(policy, scorer);
+  const judged = judgedScores(scores, sanitized);
   const ranked: RankedIntentScore[] = [];
   const alive: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
     const c = scores[i]!;
     ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
-    if (isAlive(sanitized[i]!, floor)) alive.push(i);
+    if (isAlive(judged[i]!, floor)) alive.push(i);
   }
   if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
 
   const top = alive[0]!;
-  const topScore = sanitized[top]!;
+  const topScore = judged[top]!;
   const topId = scores[top]!.id;
   const second = alive[1];
   const runnerUp =
     second === undefined
       ? undefined
-      : { id: scores[second]!.id, gap: pairwiseGap(topScore, sanitized[second]!) };
+      : { id: scores[second]!.id, gap: pairwiseGap(topScore, judged[second]!) };
   const decisive =
     scorer.categorical === true || runnerUp === undefined || runnerUp.gap >= policy.nearTieMargin;
   const numbers = runnerUp === undefined ? { ranked, decisive } : { ranked, runnerUp, decisive };
 
   if (decisive) {
-    return topId === incumbentId ? { kind: 'stay', ...numbers } : { kind: 'move', to: topId, ...numbers };
+    return incumbentId !== undefined && topId === incumbentId
+      ? { kind: 'stay', ...numbers }
+      : { kind: 'move', to: topId, ...numbers };
   }
-  if (incumbentId !== undefined && !incumbentScoredOut(scores, sanitized, incumbentId, floor)) {
+  if (
+    incumbentId !== undefined &&
+    !(incumbentClause && incumbentScoredOut(scores, judged, incumbentId, floor))
+  ) {
     return { kind: 'stay', ...numbers };
   }
   const cap = Math.max(2, policy.menuSize);
@@ -138,9 +198,39 @@ export function decideTier2(
   for (const i of alive) {
     // The menu may never hold more than `cap`: a fractional cap keeps its whole part, a NaN cap keeps nothing.
     if (!(offered.length + 1 <= cap)) break;
-    if (pairwiseGap(topScore, sanitized[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
+    if (pairwiseGap(topScore, judged[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
   }
   return { kind: 'menu', offered, ...numbers };
+}
+
+/** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a Map. */
+const PAIRWISE_DUPLICATE_MAX = 32;
+
+/**
+ * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework
+ * hands over) this is `sanitized` itself, and no array is allocated.
+ */
+function judgedScores(scores: readonly IntentScore[], sanitized: number[]): number[] {
+  const n = scores.length;
+  let judged: number[] | undefined;
+  if (n <= PAIRWISE_DUPLICATE_MAX) {
+    for (let i = 0; i < n - 1; i++) {
+      const id = scores[i]!.id;
+      for (let j = n - 1; j > i; j--) {
+        if (scores[j]!.id === id) {
+          (judged ??= sanitized.slice())[i] = sanitized[j]!;
+          break;
+        }
+      }
+    }
+    return judged ?? sanitized;
+  }
+  const lastAt = new Map<string, number>();
+  for (let i = 0; i < n; i++) lastAt.set(scores[i]!.id, i);
+  if (lastAt.size === n) return sanitized;
+  judged = new Array<number>(n);
+  for (let i = 0; i < n; i++) judged[i] = sanitized[lastAt.get(scores[i]!.id)!]!;
+  return judged;
 }
 
 /**
@@ -183,17 +273,17 @@ function rankByComparator(sanitized: readonly number[]): number[] {
 
 /**
  * Did the scorer score the incumbent and put it at/below the floor? Without a floor there is nothing to be
- * below, so the clause cannot apply. With duplicate ids the first occurrence is the one judged.
+ * below, so the clause cannot apply. With duplicate ids the last occurrence's score is the one judged.
  */
 function incumbentScoredOut(
   scores: readonly IntentScore[],
-  sanitized: readonly number[],
+  judged: readonly number[],
   incumbentId: string,
   floor: number | undefined,
 ): boolean {
   if (floor === undefined) return false;
   const at = scores.findIndex((s) => s.id === incumbentId);
-  return at !== -1 && sanitized[at]! <= floor;
+  return at !== -1 && judged[at]! <= floor;
 }
 
 /** A near-tie: at least two candidates alive, not categorical, gap below the margin. */

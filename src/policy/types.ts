@@ -60,6 +60,12 @@ export type Tier2Verdict =
 /** The four verdict kinds, in the order reports list them. */
 export type Tier2VerdictKind = Tier2Verdict['kind'];
 
+/**
+ * A published behaviour of the policy: `contract` (the type contract, with the incumbent-at/below-floor clause)
+ * or `agentfootprint-9.62` (the release real agents run: a near-tie with any incumbent stays).
+ */
+export type PolicySemantics = 'contract' | 'agentfootprint-9.62';
+
 /** The signature of `decideTier2`, which the instrumentation wraps. */
 export type DecideTier2 = (
   scores: readonly IntentScore[],

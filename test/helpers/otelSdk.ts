@@ -86,9 +86,24 @@ function aliveScores(call: Tier2Call): number[] {
     .sort((a, b) => b - a);
 }
 
+/**
+ * The scores the alive entries are judged by, in rank order: entries rank by their own sanitized score (ties
+ * in input order), and each is judged by the last score its id was given.
+ */
+function judgedAliveScores(call: Tier2Call): number[] {
+  const floor = call.policy.floor ?? call.scorer?.floor;
+  const sane = (x: number): number => (Number.isFinite(x) ? x : -Infinity);
+  const last = new Map(call.scores.map((s) => [s.id, sane(s.score)] as const));
+  return call.scores
+    .map((s, i) => ({ own: sane(s.score), judged: last.get(s.id)!, i }))
+    .sort((a, b) => (a.own === b.own ? a.i - b.i : b.own > a.own ? 1 : -1))
+    .map((e) => e.judged)
+    .filter((s) => s !== -Infinity && (floor === undefined || s > floor));
+}
+
 /** Near-tie from the inputs alone: >= 2 alive, not categorical, gap not reaching the margin. */
 export function expectedNearTie(call: Tier2Call): boolean {
-  const alive = aliveScores(call);
+  const alive = judgedAliveScores(call);
   if (alive.length < 2 || call.scorer?.categorical === true) return false;
   const gap = Math.tanh((alive[0]! - alive[1]!) / 2);
   return !(gap >= call.policy.nearTieMargin);

@@ -10,7 +10,11 @@ import {
   DEFAULT_ROUTING_POLICY,
   MENU_SIZE,
   NEAR_TIE_MARGIN,
+  POLICY_SEMANTICS,
+  createDecideTier2,
   decideTier2,
+  isAlive,
+  policySemanticsOf,
   effectiveFloor,
   isNearTie,
   menuOutstanding,
@@ -466,12 +470,12 @@ describe('the verdict', () => {
     expect(v.kind).toBe('unmatched');
   });
 
-  it('duplicate incumbent ids: the first occurrence is the one judged against the floor', () => {
-    // The first `inc` is at the floor, the second alive (outside the tied cluster): the first decides → menu.
+  it('duplicate incumbent ids: the last occurrence is the one judged against the floor (as 9.62 judges ids)', () => {
+    // The last `inc` is alive, the first at the floor: the last decides → the incumbent holds.
     const v = decideTier2([s('a', 0.9), s('b', 0.85), s('inc', 0), s('inc', 0.5)], 'inc', P, { floor: 0 });
-    expect(v).toMatchObject({ kind: 'menu', offered: ['a', 'b'] });
+    expect(v.kind).toBe('stay');
     const w = decideTier2([s('a', 0.9), s('b', 0.85), s('inc', 0.5), s('inc', 0)], 'inc', P, { floor: 0 });
-    expect(w.kind).toBe('stay');
+    expect(w).toMatchObject({ kind: 'menu', offered: ['a', 'b'] });
   });
 });
 
@@ -597,5 +601,90 @@ describe('menuOutstanding', () => {
 
   it('an empty offered list is still an offered menu', () => {
     expect(menuOutstanding(menu({ offered: [] }), undefined)).toBe(true);
+  });
+});
+
+describe('the two published behaviours', () => {
+  const as962 = createDecideTier2('agentfootprint-9.62');
+
+  it('9.62 has no incumbent-at/below-floor clause: [f:0, c:1, i:1], incumbent f, margin 1, floor 0 → stay', () => {
+    const scores = [s('f', 0), s('c', 1), s('i', 1)];
+    const p = policy({ nearTieMargin: 1, floor: 0 });
+    expect(as962(scores, 'f', p)).toMatchObject({ kind: 'stay', decisive: false });
+    expect(decideTier2(scores, 'f', p)).toMatchObject({ kind: 'menu', offered: ['c', 'i'] });
+  });
+
+  it('an incumbent the scorer did not score stays under both', () => {
+    const scores = [s('a', 0.9), s('b', 0.85)];
+    const p = policy({ floor: 0 });
+    expect(as962(scores, 'x', p).kind).toBe('stay');
+    expect(decideTier2(scores, 'x', p).kind).toBe('stay');
+  });
+
+  it('policySemanticsOf names the behaviour of each of the module`s verdict functions, and nothing else', () => {
+    expect(policySemanticsOf(decideTier2)).toBe('contract');
+    expect(policySemanticsOf(as962)).toBe('agentfootprint-9.62');
+    expect(
+      policySemanticsOf((...args: Parameters<typeof decideTier2>) => decideTier2(...args)),
+    ).toBeUndefined();
+    expect(policySemanticsOf('contract')).toBeUndefined();
+    expect(POLICY_SEMANTICS).toEqual(['contract', 'agentfootprint-9.62']);
+  });
+
+  it('an unknown behaviour is a RangeError that names both', () => {
+    expect(() => createDecideTier2('9.61' as never)).toThrow(
+      /unknown policy behaviour "9\.61": use 'contract' or 'agentfootprint-9\.62'/,
+    );
+  });
+});
+
+describe.each(['contract', 'agentfootprint-9.62'] as const)(
+  "duplicate ids, judged by their id's last score (9.62's real output) — %s",
+  (semantics) => {
+    const decide = createDecideTier2(semantics);
+
+    it('[a:0, a:1], cold, margin 0.3, menu 2 → menu [a, a], runner-up a at gap 0, not decisive', () => {
+      const v = decide([s('a', 0), s('a', 1)], undefined, policy({ nearTieMargin: 0.3, menuSize: 2 }));
+      expect(v).toMatchObject({
+        kind: 'menu',
+        offered: ['a', 'a'],
+        decisive: false,
+        runnerUp: { id: 'a', gap: 0 },
+      });
+      expect(v.ranked.map((r) => r.score)).toEqual([1, 0]);
+    });
+
+    it('[b:1, a:0, b:NaN], cold, margin −1 → move a, no runner-up (b is dead by its last score)', () => {
+      const v = decide([s('b', 1), s('a', 0), s('b', NaN)], undefined, policy({ nearTieMargin: -1 }));
+      expect(v).toMatchObject({ kind: 'move', to: 'a', decisive: true });
+      expect(v.runnerUp).toBeUndefined();
+      expect(v.ranked.map((r) => r.id)).toEqual(['b', 'a', 'b']);
+    });
+
+    it('[b:2, b:1, a:0], cold, margin 0.5, menu 5 → menu [b, b, a], runner-up b at gap 0', () => {
+      const v = decide(
+        [s('b', 2), s('b', 1), s('a', 0)],
+        undefined,
+        policy({ nearTieMargin: 0.5, menuSize: 5 }),
+      );
+      expect(v).toMatchObject({ kind: 'menu', offered: ['b', 'b', 'a'], runnerUp: { id: 'b', gap: 0 } });
+    });
+
+    it('the same rule past the pairwise bound (40 candidates, judged through a map)', () => {
+      const many = Array.from({ length: 40 }, (_, i) => s(`c${i}`, i / 100));
+      // c39 leads by its own score, but its id's last score (appended) is NaN: it is dead, c38 wins alone.
+      const v = decide([...many, s('c39', NaN)], undefined, policy({ nearTieMargin: 0 }));
+      expect(v).toMatchObject({ kind: 'move', to: 'c38' });
+      expect(v.ranked[0]!.id).toBe('c39');
+    });
+  },
+);
+
+describe('isAlive', () => {
+  it('finite and strictly above the floor; at the floor is out; −Infinity never', () => {
+    expect(isAlive(0.5, 0.4)).toBe(true);
+    expect(isAlive(0.4, 0.4)).toBe(false);
+    expect(isAlive(-Infinity, undefined)).toBe(false);
+    expect(isAlive(-5, undefined)).toBe(true);
   });
 });
