@@ -1,0 +1,496 @@
+/**
+ * turnRoutedEvent — read agentfootprint's `agentfootprint.skill.turn_routed` event into the decision it records.
+ *
+ * The framework's RouteTurn stage calls decideTier2 itself and reports each routed turn on this event: the
+ * scores it judged (ranked), the policy (with the EFFECTIVE floor), `from`, and what happened (`by`, `to`,
+ * `offered`) — but no verdict kind. This module narrows an event of unknown shape (an in-process object, or a
+ * line of a JSON log where every non-finite number became `null`), rebuilds the tier-2 verdict by judging the
+ * event's own numbers under one published behaviour, and lists where that verdict and what the event says
+ * happened disagree. It never "fixes" either side: the decision it returns is what happened. The strategy in
+ * instrument/ and the event-log reader in trace/ both read events through here, so a decision is the same
+ * whichever way it reached routescope. Pure.
+ */
+import { createDecideTier2 } from './routingPolicy.js';
+import type {
+  IntentScore,
+  PolicySemantics,
+  RankedIntentScore,
+  RouteWitness,
+  RoutingPolicy,
+  ScorerTraits,
+  Tier2Verdict,
+  TurnRoute,
+  TurnRouteBy,
+} from './types.js';
+
+/** The event type the framework emits once per routed turn. */
+export const TURN_ROUTED_EVENT_TYPE = 'agentfootprint.skill.turn_routed';
+
+/** The scorers the framework ships as categorical (one pick scored 1, every other 0). */
+export const DEFAULT_CATEGORICAL_SCORERS: readonly string[] = Object.freeze(['llm-classifier']);
+
+/** Events with more candidates than this are not judged (their turn route is still read). */
+export const DEFAULT_MAX_JUDGED_CANDIDATES = 1000;
+
+/** How to read an event: which behaviour judges it, which scorers are categorical, how many candidates at most. */
+export interface ReadTurnRoutedOptions {
+  readonly semantics: PolicySemantics;
+  readonly categoricalScorers: readonly string[];
+  readonly maxJudgedCandidates: number;
+}
+
+/** The envelope fields routescope uses. */
+export interface TurnRoutedMeta {
+  readonly runId?: string;
+  readonly sessionId?: string;
+  /** When the event was emitted, milliseconds since the Unix epoch. */
+  readonly wallClockMs?: number;
+  /** Echoed only when the caller passed a `traceId` run option; not the framework span's. */
+  readonly traceId?: string;
+}
+
+/** The tier-2 decision an event records: the call as the framework made it, what happened, and the rebuild. */
+export interface TurnRoutedDecision {
+  /** The event's scores in its order (best first), `null` read as NaN. */
+  readonly scores: readonly IntentScore[];
+  readonly incumbentId: string | undefined;
+  /** The event's policy; its `floor` is the effective floor the framework judged with. */
+  readonly policy: RoutingPolicy;
+  readonly scorerTraits: ScorerTraits;
+  readonly semantics: PolicySemantics;
+  /** What the event says happened, as a verdict: the event's ranking, runner-up and decisive flag. */
+  readonly happened: Tier2Verdict;
+  /** What `semantics` gives on the event's own numbers. */
+  readonly rebuilt: Tier2Verdict;
+  /** Where the two disagree, one line each; empty when they agree. */
+  readonly differences: readonly string[];
+}
+
+/** One event, read. */
+export interface TurnRoutedReading {
+  readonly kind: 'turn_routed';
+  readonly turn: TurnRoute;
+  readonly decider?: { readonly provider: string; readonly model?: string; readonly picked?: string };
+  readonly droppedResume?: { readonly id?: string; readonly reason?: string };
+  /** The name the scorer's result reports (`keyword`, `embedding`, `llm-classifier`, …). */
+  readonly scorer?: string;
+  /** Prior turns the scorer saw. */
+  readonly window?: number;
+  readonly meta: TurnRoutedMeta;
+  /** Present when tier 2 ran (the event carries scores) and its numbers could be judged. */
+  readonly decision?: TurnRoutedDecision;
+  /** What was left out because it was not valid, one line each; empty for a well-formed event. */
+  readonly problems: readonly string[];
+}
+
+/** An event that is a `turn_routed` event by its type but holds nothing that can be read. */
+export interface TurnRoutedInvalid {
+  readonly kind: 'invalid';
+  readonly reason: string;
+}
+
+const BY_VALUES: ReadonlySet<string> = new Set<TurnRouteBy>([
+  'entry',
+  'intent',
+  'continuity',
+  'menu',
+  'decider',
+  'none',
+]);
+
+/** Is this a `turn_routed` event by its type? One comparison for any other value. */
+export function isTurnRoutedEvent(event: unknown): boolean {
+  return (
+    typeof event === 'object' &&
+    event !== null &&
+    (event as { type?: unknown }).type === TURN_ROUTED_EVENT_TYPE
+  );
+}
+
+/**
+ * Read one `turn_routed` event: its turn route, and when it carries scores the decision, judged under
+ * `options.semantics` and compared with what the event says happened. Never throws on any input.
+ */
+export function readTurnRoutedEvent(
+  event: unknown,
+  options: ReadTurnRoutedOptions,
+): TurnRoutedReading | TurnRoutedInvalid {
+  if (!isTurnRoutedEvent(event)) return { kind: 'invalid', reason: `not a ${TURN_ROUTED_EVENT_TYPE} event` };
+  const payload = (event as { payload?: unknown }).payload;
+  if (!isObject(payload)) return { kind: 'invalid', reason: 'the event has no payload object' };
+  const by = payload.by;
+  if (typeof by !== 'string' || !BY_VALUES.has(by)) {
+    return {
+      kind: 'invalid',
+      reason: `payload.by is ${describe(by)}, not one of entry, intent, continuity, menu, decider, none`,
+    };
+  }
+  const problems: string[] = [];
+  const turn = readTurn(payload, by as TurnRouteBy, problems);
+  const scorer = optionalString(payload, 'scorer', problems);
+  const window = optionalNumber(payload, 'window', problems);
+  const decider = readDecider(payload.decider, problems);
+  const droppedResume = readDroppedResume(payload.droppedResume, problems);
+  const meta = readMeta((event as { meta?: unknown }).meta, problems);
+  const decision =
+    payload.scores === undefined
+      ? undefined
+      : readDecision(payload, turn, decider, scorer, options, problems);
+  return {
+    kind: 'turn_routed',
+    turn,
+    ...(decider === undefined ? {} : { decider }),
+    ...(droppedResume === undefined ? {} : { droppedResume }),
+    ...(scorer === undefined ? {} : { scorer }),
+    ...(window === undefined ? {} : { window }),
+    meta,
+    ...(decision === undefined ? {} : { decision }),
+    problems,
+  };
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
+}
+
+function optionalString(o: Json, key: string, problems: string[], where = 'payload'): string | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v === 'string') return v;
+  problems.push(`${where}.${key} is ${describe(v)}, not a string: left out`);
+  return undefined;
+}
+
+function optionalNumber(o: Json, key: string, problems: string[], where = 'payload'): number | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v === 'number') return v;
+  problems.push(`${where}.${key} is ${describe(v)}, not a number: left out`);
+  return undefined;
+}
+
+/** A number the framework wrote: `null` is what JSON made of NaN or ±Infinity, so it reads as NaN. */
+function numberOrNull(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  return v === null ? NaN : undefined;
+}
+
+function readStrings(v: unknown, what: string, problems: string[]): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.slice() as string[];
+  problems.push(`${what} is ${describe(v)}, not a list of skill ids: left out`);
+  return undefined;
+}
+
+function readTurn(payload: Json, by: TurnRouteBy, problems: string[]): TurnRoute {
+  const from = optionalString(payload, 'from', problems);
+  const to = optionalString(payload, 'to', problems);
+  const offered = readStrings(payload.offered, 'payload.offered', problems);
+  let stayOffered: boolean | undefined;
+  if (typeof payload.stayOffered === 'boolean') stayOffered = payload.stayOffered;
+  else if (payload.stayOffered !== undefined)
+    problems.push(`payload.stayOffered is ${describe(payload.stayOffered)}: left out`);
+  const witness = readWitness(payload.witness, problems);
+  return {
+    by,
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+    ...(offered === undefined ? {} : { offered }),
+    ...(stayOffered === undefined ? {} : { stayOffered }),
+    ...(witness === undefined ? {} : { witness }),
+  };
+}
+
+function readWitness(v: unknown, problems: string[]): RouteWitness | undefined {
+  if (v === undefined) return undefined;
+  if (!isObject(v) || typeof v.text !== 'string') {
+    problems.push(`payload.witness is ${describe(v)}, not {text, keyword?}: left out`);
+    return undefined;
+  }
+  const keyword = optionalString(v, 'keyword', problems, 'payload.witness');
+  return keyword === undefined ? { text: v.text } : { text: v.text, keyword };
+}
+
+function readDecider(v: unknown, problems: string[]): TurnRoutedReading['decider'] {
+  if (v === undefined) return undefined;
+  if (!isObject(v) || typeof v.provider !== 'string') {
+    problems.push(`payload.decider is ${describe(v)}, not {provider, model?, picked?}: left out`);
+    return undefined;
+  }
+  const model = optionalString(v, 'model', problems, 'payload.decider');
+  const picked = optionalString(v, 'picked', problems, 'payload.decider');
+  return {
+    provider: v.provider,
+    ...(model === undefined ? {} : { model }),
+    ...(picked === undefined ? {} : { picked }),
+  };
+}
+
+function readDroppedResume(v: unknown, problems: string[]): TurnRoutedReading['droppedResume'] {
+  if (v === undefined) return undefined;
+  if (!isObject(v)) {
+    problems.push(`payload.droppedResume is ${describe(v)}, not {id, reason}: left out`);
+    return undefined;
+  }
+  const id = optionalString(v, 'id', problems, 'payload.droppedResume');
+  const reason = optionalString(v, 'reason', problems, 'payload.droppedResume');
+  return { ...(id === undefined ? {} : { id }), ...(reason === undefined ? {} : { reason }) };
+}
+
+function readMeta(v: unknown, problems: string[]): TurnRoutedMeta {
+  if (v === undefined) return {};
+  if (!isObject(v)) {
+    problems.push(`meta is ${describe(v)}, not an object: left out`);
+    return {};
+  }
+  const runId = optionalString(v, 'runId', problems, 'meta');
+  const sessionId = optionalString(v, 'sessionId', problems, 'meta');
+  const traceId = optionalString(v, 'traceId', problems, 'meta');
+  let wallClockMs = optionalNumber(v, 'wallClockMs', problems, 'meta');
+  if (wallClockMs !== undefined && !Number.isFinite(wallClockMs)) {
+    problems.push(`meta.wallClockMs is ${wallClockMs}: left out`);
+    wallClockMs = undefined;
+  }
+  return {
+    ...(runId === undefined ? {} : { runId }),
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(wallClockMs === undefined ? {} : { wallClockMs }),
+    ...(traceId === undefined ? {} : { traceId }),
+  };
+}
+
+function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
+  if (!isObject(v)) {
+    problems.push(
+      `payload.policy is ${describe(v)}, not {nearTieMargin, menuSize, floor?}: the scores are not judged`,
+    );
+    return undefined;
+  }
+  const margin = numberOrNull(v.nearTieMargin);
+  const menuSize = numberOrNull(v.menuSize);
+  const floor = v.floor === undefined ? undefined : numberOrNull(v.floor);
+  if (margin === undefined || menuSize === undefined || (v.floor !== undefined && floor === undefined)) {
+    problems.push('payload.policy holds a value that is not a number: the scores are not judged');
+    return undefined;
+  }
+  return floor === undefined
+    ? { nearTieMargin: margin, menuSize }
+    : { nearTieMargin: margin, menuSize, floor };
+}
+
+interface EventScores {
+  readonly scores: IntentScore[];
+  /** The event's relevance shares (`null` read as NaN); undefined where an entry carried none. */
+  readonly relevances: (number | undefined)[];
+}
+
+function readScores(v: unknown, max: number, problems: string[]): EventScores | undefined {
+  if (!Array.isArray(v)) {
+    problems.push(`payload.scores is ${describe(v)}, not a list: the scores are not judged`);
+    return undefined;
+  }
+  if (v.length > max) {
+    problems.push(
+      `payload.scores holds ${v.length} candidates, more than the ${max} judged: the scores are not judged`,
+    );
+    return undefined;
+  }
+  const scores: IntentScore[] = new Array<IntentScore>(v.length);
+  const relevances = new Array<number | undefined>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const c: unknown = v[i];
+    const score = isObject(c) ? numberOrNull(c.score) : undefined;
+    if (!isObject(c) || typeof c.id !== 'string' || score === undefined) {
+      problems.push(
+        `payload.scores[${i}] is ${describe(c)}, not {id, score, relevance}: the scores are not judged`,
+      );
+      return undefined;
+    }
+    scores[i] = { id: c.id, score };
+    relevances[i] = numberOrNull(c.relevance);
+  }
+  return { scores, relevances };
+}
+
+function readRunnerUp(v: unknown, problems: string[]): { id: string; gap: number } | undefined {
+  if (v === undefined) return undefined;
+  const gap = isObject(v) ? numberOrNull(v.gap) : undefined;
+  if (!isObject(v) || typeof v.id !== 'string' || gap === undefined) {
+    problems.push(`payload.runnerUp is ${describe(v)}, not {id, gap}: left out`);
+    return undefined;
+  }
+  return { id: v.id, gap };
+}
+
+function readDecision(
+  payload: Json,
+  turn: TurnRoute,
+  decider: TurnRoutedReading['decider'],
+  scorer: string | undefined,
+  options: ReadTurnRoutedOptions,
+  problems: string[],
+): TurnRoutedDecision | undefined {
+  if (turn.by === 'entry') {
+    problems.push(
+      'payload.by is entry (a tier-1 rule) but the event carries tier-2 scores: the scores are not judged',
+    );
+    return undefined;
+  }
+  const read = readScores(payload.scores, options.maxJudgedCandidates, problems);
+  if (read === undefined) return undefined;
+  const policy = readPolicy(payload.policy, problems);
+  if (policy === undefined) return undefined;
+  const scorerTraits: ScorerTraits =
+    scorer !== undefined && options.categoricalScorers.includes(scorer) ? { categorical: true } : {};
+  const rebuilt = createDecideTier2(options.semantics)(read.scores, turn.from, policy, scorerTraits);
+  const runnerUp = readRunnerUp(payload.runnerUp, problems);
+  let decisive: boolean;
+  if (typeof payload.decisive === 'boolean') decisive = payload.decisive;
+  else {
+    if (payload.decisive !== undefined)
+      problems.push(`payload.decisive is ${describe(payload.decisive)}: read as the rebuilt verdict's`);
+    decisive = rebuilt.decisive;
+  }
+  // An entry with no share of its own (a hand-built event) takes the rebuilt one: a missing number is not a
+  // disagreement. A share JSON wrote as null stays non-finite.
+  const ranked: RankedIntentScore[] = read.scores.map((c, i) => ({
+    id: c.id,
+    score: c.score,
+    relevance: read.relevances[i] ?? rebuilt.ranked.find((r) => r.id === c.id)?.relevance ?? NaN,
+  }));
+  const numbers = runnerUp === undefined ? { ranked, decisive } : { ranked, runnerUp, decisive };
+  const happened = verdictThatHappened(turn, decider, rebuilt, numbers);
+  const differences = compareWithEvent(rebuilt, turn, decider, runnerUp, decisive, read.scores);
+  return {
+    scores: read.scores,
+    incumbentId: turn.from,
+    policy,
+    scorerTraits,
+    semantics: options.semantics,
+    happened,
+    rebuilt,
+    differences,
+  };
+}
+
+type Numbers = Pick<Tier2Verdict, 'ranked' | 'runnerUp' | 'decisive'>;
+
+/** Did a menu follow tier 2 (tier 3 ran), judging by what the event says happened? */
+function menuFollowed(turn: TurnRoute, decider: TurnRoutedReading['decider']): boolean {
+  return (
+    turn.by === 'menu' ||
+    turn.by === 'none' ||
+    turn.by === 'decider' ||
+    (turn.by === 'continuity' && decider !== undefined)
+  );
+}
+
+/**
+ * The tier-2 verdict the event says happened: `intent` is a move to `to`; `continuity` with no decider is a
+ * stay; a menu that followed is `unmatched` when that is what the numbers give, else a menu of what the event
+ * offered. The event's own ranking, runner-up and decisive flag are kept as they are.
+ */
+function verdictThatHappened(
+  turn: TurnRoute,
+  decider: TurnRoutedReading['decider'],
+  rebuilt: Tier2Verdict,
+  numbers: Numbers,
+): Tier2Verdict {
+  if (turn.by === 'intent' && turn.to !== undefined) return { kind: 'move', to: turn.to, ...numbers };
+  if (turn.by === 'continuity' && decider === undefined) return { kind: 'stay', ...numbers };
+  if (menuFollowed(turn, decider)) {
+    if (rebuilt.kind === 'unmatched') return { kind: 'unmatched', ...numbers };
+    return {
+      kind: 'menu',
+      offered: turn.offered ?? (rebuilt.kind === 'menu' ? rebuilt.offered : []),
+      ...numbers,
+    };
+  }
+  // `intent` with no `to`: nothing says where it moved; keep the rebuilt kind, which the differences flag.
+  return { ...rebuilt, ...numbers } as Tier2Verdict;
+}
+
+const TOLERANCE = 1e-9;
+
+function close(a: number, b: number): boolean {
+  if (Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b))) return true;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+  return Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+function list(ids: readonly string[] | undefined): string {
+  return ids === undefined ? 'none' : `[${ids.join(', ')}]`;
+}
+
+function describeTurn(turn: TurnRoute, decider: TurnRoutedReading['decider']): string {
+  const parts = [`by ${turn.by}`];
+  if (turn.to !== undefined) parts.push(`to ${turn.to}`);
+  if (decider?.picked !== undefined) parts.push(`decider picked ${decider.picked}`);
+  return parts.join(', ');
+}
+
+/** Where the rebuilt verdict and the event disagree, one plain line each. */
+function compareWithEvent(
+  rebuilt: Tier2Verdict,
+  turn: TurnRoute,
+  decider: TurnRoutedReading['decider'],
+  runnerUp: { id: string; gap: number } | undefined,
+  decisive: boolean,
+  scores: readonly IntentScore[],
+): string[] {
+  const out: string[] = [];
+  const event = describeTurn(turn, decider);
+  switch (rebuilt.kind) {
+    case 'move':
+      if (turn.by !== 'intent' || turn.to !== rebuilt.to)
+        out.push(`verdict: event ${event}, rebuilt move to ${rebuilt.to}`);
+      break;
+    case 'stay':
+      if (
+        turn.by !== 'continuity' ||
+        decider !== undefined ||
+        (turn.to !== undefined && turn.to !== turn.from)
+      ) {
+        out.push(`verdict: event ${event}, rebuilt stay`);
+      }
+      break;
+    case 'menu':
+      if (!menuFollowed(turn, decider))
+        out.push(`verdict: event ${event}, rebuilt menu ${list(rebuilt.offered)}`);
+      else if (turn.offered === undefined || !sameList(turn.offered, rebuilt.offered)) {
+        out.push(`menu: event offered ${list(turn.offered)}, rebuilt ${list(rebuilt.offered)}`);
+      }
+      break;
+    case 'unmatched':
+      if (!menuFollowed(turn, decider)) out.push(`verdict: event ${event}, rebuilt unmatched`);
+      else if (turn.offered !== undefined && !scores.every((c) => turn.offered!.includes(c.id))) {
+        out.push(`menu: event offered ${list(turn.offered)}, rebuilt unmatched (every entry)`);
+      }
+      break;
+  }
+  if (decisive !== rebuilt.decisive) out.push(`decisive: event ${decisive}, rebuilt ${rebuilt.decisive}`);
+  const r = rebuilt.runnerUp;
+  if (runnerUp === undefined && r !== undefined) out.push(`runner-up: event none, rebuilt ${r.id}`);
+  else if (runnerUp !== undefined && r === undefined)
+    out.push(`runner-up: event ${runnerUp.id}, rebuilt none`);
+  else if (runnerUp !== undefined && r !== undefined) {
+    if (runnerUp.id !== r.id) out.push(`runner-up: event ${runnerUp.id}, rebuilt ${r.id}`);
+    else if (!close(runnerUp.gap, r.gap))
+      out.push(`gap: event ${String(runnerUp.gap)}, rebuilt ${String(r.gap)}`);
+  }
+  return out;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
