@@ -38,6 +38,26 @@ export type {
 export * from './instrument/semconv.js';
 export * from './instrument/metricNames.js';
 export { instrumentDecideTier2 } from './instrument/instrumentDecideTier2.js';
+export { routescopeObservability } from './instrument/routescopeObservability.js';
+export type {
+  RoutescopeObservability,
+  RoutescopeObservabilityConfig,
+} from './instrument/routescopeObservability.js';
+export { createRunSpanIndex, ATTR_AGENTFOOTPRINT_RUN_ID } from './instrument/runSpanIndex.js';
+export type { RunSpanIndex } from './instrument/runSpanIndex.js';
+export {
+  readTurnRoutedEvent,
+  isTurnRoutedEvent,
+  TURN_ROUTED_EVENT_TYPE,
+  DEFAULT_CATEGORICAL_SCORERS,
+} from './policy/turnRoutedEvent.js';
+export type {
+  TurnRoutedReading,
+  TurnRoutedDecision,
+  TurnRoutedMeta,
+  TurnRoutedInvalid,
+  ReadTurnRoutedOptions,
+} from './policy/turnRoutedEvent.js';
 export { recordTurnRoute } from './instrument/recordTurnRoute.js';
 export { markMisrouted } from './instrument/markMisrouted.js';
 export {

@@ -8,7 +8,8 @@
  *                                                                     near_tie, candidate.*, top.*,
  *                                                                     runner_up.*, incumbent.*, policy.*,
  *                                                                     scorer.*, effective_floor,
- *                                                                     floor_declared, router, gen_ai.*
+ *                                                                     floor_declared, router, gen_ai.*,
+ *                                                                     policy.semantics, source
  * recordTurnRoute (tier 1/3)  agentfootprint.routing.turn, or yours   by, from, to, offered, stay_offered,
  *                                                                     witness.*, decider.*, dropped_resume.*
  * markMisrouted               event agentfootprint.routing.misrouted  misroute.expected, .reason, .source
@@ -37,7 +38,14 @@ import {
   safeExecute,
   startRecordingSpan,
 } from './safeExecute.js';
-import { ATTR_ROUTING_ROUTER, ATTR_ROUTING_SCORER_NAME, SPAN_ROUTING_TIER2 } from './semconv.js';
+import { policySemanticsOf } from '../policy/routingPolicy.js';
+import {
+  ATTR_ROUTING_POLICY_SEMANTICS,
+  ATTR_ROUTING_ROUTER,
+  ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_SOURCE,
+  SPAN_ROUTING_TIER2,
+} from './semconv.js';
 import type {
   InstrumentationConfig,
   ResolvedInstrumentationConfig,
@@ -47,16 +55,23 @@ import type {
 
 const TIER2_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
 
+/** The value of `agentfootprint.routing.source` on spans the wrapper writes. */
+export const ROUTING_SOURCE_WRAPPER = 'wrapper';
+
 /**
  * Wrap a `decideTier2` so every call records one span (child of the active context), and with a
  * `meterProvider` also the routing metrics. The wrapper returns the very verdict object `decide` returned, and
  * rethrows whatever it throws, unchanged, after recording it.
  */
 export function instrumentDecideTier2(decide: DecideTier2, config?: InstrumentationConfig): DecideTier2 {
-  const settings = safeExecute('resolving the instrumentation config', () =>
+  const resolved = safeExecute('resolving the instrumentation config', () =>
     resolveInstrumentationConfig(config),
   );
-  if (settings === undefined) return decide;
+  if (resolved === undefined) return decide;
+  const settings: ResolvedInstrumentationConfig =
+    resolved.policySemantics === undefined
+      ? { ...resolved, policySemantics: policySemanticsOf(decide) }
+      : resolved;
   const tracer = safeExecute('getting a tracer', () =>
     settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME),
   );
@@ -189,6 +204,8 @@ function addCallAttributes(
 ): void {
   putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
   putString(attrs, ATTR_ROUTING_SCORER_NAME, scorerName);
+  putString(attrs, ATTR_ROUTING_POLICY_SEMANTICS, settings.policySemantics);
+  attrs[ATTR_ROUTING_SOURCE] = ROUTING_SOURCE_WRAPPER;
   const context = settings.context;
   const ids: RoutingContext | undefined =
     typeof context === 'function' ? safeExecute('the context function', () => context(call)) : context;

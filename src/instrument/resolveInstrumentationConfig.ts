@@ -36,6 +36,7 @@ export function resolveInstrumentationConfig(
       typeof max === 'number' && Number.isFinite(max) && max >= 0
         ? Math.floor(max)
         : DEFAULT_INSTRUMENTATION_CONFIG.maxRecordedCandidates,
+    policySemantics: config.policySemantics,
     attributesHook: config.attributesHook,
     recordWitness: config.recordWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.recordWitness,
     redactWitness: config.redactWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.redactWitness,

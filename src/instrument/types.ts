@@ -6,7 +6,7 @@
  * Types only.
  */
 import type { MeterProvider, Span, TracerProvider } from '@opentelemetry/api';
-import type { ScorerTraits, Tier2Verdict } from '../policy/types.js';
+import type { PolicySemantics, ScorerTraits, Tier2Verdict } from '../policy/types.js';
 import type { Tier2CallInput } from './encodeRoutingAttributes.js';
 
 /** The arguments of one tier-2 call, as the wrapper received them. */
@@ -40,6 +40,11 @@ export interface InstrumentationConfig {
   readonly context?: RoutingContext | ((call: Tier2Call) => RoutingContext | undefined);
   /** How many ranked candidates to record, best first; the count left out is recorded. @default 20 */
   readonly maxRecordedCandidates?: number;
+  /**
+   * Which published behaviour the wrapped function judges by, written as `agentfootprint.routing.policy.semantics`.
+   * @default the behaviour of `decide` when it is routescope's `decideTier2` or `createDecideTier2(…)`; else none
+   */
+  readonly policySemantics?: PolicySemantics;
   /** Adds attributes to a recording span after routescope's own; a throw is logged and ignored. @default none */
   readonly attributesHook?: (span: Span, call: Tier2Call, verdict: Tier2Verdict) => void;
   /** `recordTurnRoute` records tier-1 witness text (user text: PII); the keyword always is. @default false */
@@ -57,6 +62,7 @@ export interface ResolvedInstrumentationConfig {
   readonly scorerTraits: ScorerTraits | undefined;
   readonly context: RoutingContext | ((call: Tier2Call) => RoutingContext | undefined) | undefined;
   readonly maxRecordedCandidates: number;
+  readonly policySemantics: PolicySemantics | undefined;
   readonly attributesHook: ((span: Span, call: Tier2Call, verdict: Tier2Verdict) => void) | undefined;
   readonly recordWitness: boolean;
   readonly redactWitness: (text: string) => string;

@@ -23,12 +23,14 @@ import {
   ATTR_ROUTING_CANDIDATE_SCORES,
   ATTR_ROUTING_FLOOR_DECLARED,
   ATTR_ROUTING_NEAR_TIE,
+  ATTR_ROUTING_POLICY_SEMANTICS,
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_SOURCE,
   ATTR_ROUTING_VERDICT,
 } from '../../src/instrument/semconv.js';
 import type { InstrumentationConfig, Tier2Call } from '../../src/instrument/types.js';
-import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import { createDecideTier2, decideTier2 } from '../../src/policy/routingPolicy.js';
 import type {
   DecideTier2,
   IntentScore,
@@ -177,7 +179,7 @@ describe('config', () => {
     assertRoutingSpan(bounded.span, call, bounded.verdict, { maxRecordedCandidates: 5 });
   });
 
-  it('a span uses at most 32 attributes, whatever the candidate count (docs/semconv.md)', () => {
+  it('a span uses at most 34 attributes, whatever the candidate count (docs/semconv.md)', () => {
     const scores = Array.from({ length: 64 }, (_, i) =>
       s(`skill${i}`, i === 3 ? NaN : i === 63 ? -2 : 1 - i / 1000),
     );
@@ -194,7 +196,7 @@ describe('config', () => {
       context: { conversationId: 'c', agentName: 'a' },
     });
     expect(verdict.kind).toBe('menu');
-    expect(Object.keys(span.attributes)).toHaveLength(32);
+    expect(Object.keys(span.attributes)).toHaveLength(34);
     assertRoutingSpan(span, call, verdict, {
       maxRecordedCandidates: 64,
       router: 'r',
@@ -567,6 +569,36 @@ describe('every recorded span decodes back to its decision', () => {
         assertRoutingSpan(sdk.spans()[0]!, call, verdict, { maxRecordedCandidates: 8 });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('the behaviour and the path on the record', () => {
+  const call = (): Parameters<typeof decideTier2> => [
+    [s('a', 0.9), s('b', 0.85)],
+    'a',
+    { nearTieMargin: 0.15, menuSize: 3 },
+  ];
+  const recorded = (decide: typeof decideTier2, config = {}): Record<string, unknown> => {
+    const sdk = createMemorySdk();
+    instrumentDecideTier2(decide, { tracerProvider: sdk.provider, ...config })(...call());
+    const [span] = sdk.spans();
+    return span!.attributes;
+  };
+
+  it("wrapping routescope's own verdict functions records their behaviour; source is wrapper", () => {
+    expect(recorded(decideTier2)[ATTR_ROUTING_POLICY_SEMANTICS]).toBe('contract');
+    expect(recorded(createDecideTier2('agentfootprint-9.62'))[ATTR_ROUTING_POLICY_SEMANTICS]).toBe(
+      'agentfootprint-9.62',
+    );
+    expect(recorded(decideTier2)[ATTR_ROUTING_SOURCE]).toBe('wrapper');
+  });
+
+  it('a function of unknown behaviour records none, unless the config names it', () => {
+    const foreign: typeof decideTier2 = (...args) => decideTier2(...args);
+    expect(recorded(foreign)[ATTR_ROUTING_POLICY_SEMANTICS]).toBeUndefined();
+    expect(recorded(foreign, { policySemantics: 'agentfootprint-9.62' })[ATTR_ROUTING_POLICY_SEMANTICS]).toBe(
+      'agentfootprint-9.62',
     );
   });
 });

@@ -10,8 +10,6 @@ import type { Counter, Histogram, Meter, MeterProvider as ApiMeterProvider } fro
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import {
   DataPointType,
-  MeterProvider,
-  MetricReader,
   type DataPoint,
   type Histogram as HistogramValue,
   type MetricData,
@@ -39,44 +37,11 @@ import {
 import type { InstrumentationConfig, Tier2Call } from '../../src/instrument/types.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { DecideTier2, IntentScore, RoutingPolicy, Tier2Verdict } from '../../src/policy/types.js';
+import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
 import { createMemorySdk } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
 
-/** The SDK's own reader base class, collecting on demand into memory. */
-class MemoryMetricReader extends MetricReader {
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
-
-interface MemoryMeter {
-  readonly provider: MeterProvider;
-  /** The routescope scope's metrics, by name, as collected right now (cumulative). */
-  collect(): Promise<Map<string, MetricData>>;
-}
-
-const openProviders: MeterProvider[] = [];
-afterEach(async () => {
-  for (const p of openProviders.splice(0)) await p.shutdown();
-});
-
-function createMemoryMeter(): MemoryMeter {
-  const reader = new MemoryMetricReader();
-  const provider = new MeterProvider({ readers: [reader] });
-  openProviders.push(provider);
-  return {
-    provider,
-    async collect() {
-      const { resourceMetrics, errors } = await reader.collect();
-      expect(errors).toEqual([]);
-      const byName = new Map<string, MetricData>();
-      for (const scope of resourceMetrics.scopeMetrics) {
-        if (scope.scope.name !== INSTRUMENTATION_SCOPE_NAME) continue;
-        for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
-      }
-      return byName;
-    },
-  };
-}
+afterEach(shutdownMemoryMeters);
 
 const s = (id: string, score: number): IntentScore => ({ id, score });
 const policy = (floor?: number): RoutingPolicy =>

@@ -1,0 +1,350 @@
+/**
+ * routescopeObservability — plug routescope into a real agentfootprint agent in one line.
+ *
+ * The framework's RouteTurn stage calls decideTier2 itself, so wrapping that function changes nothing an agent
+ * runs; what the framework does tell observers is one `agentfootprint.skill.turn_routed` event per routed turn.
+ * This strategy (agentfootprint's `ObservabilityStrategy`, typed structurally: the framework is not imported)
+ * turns each such event into the spans the wrapper writes, so analyzer, dashboards and alerts cannot tell the
+ * paths apart:
+ *
+ * event                             span (kind INTERNAL, at meta.wallClockMs)  attributes (docs/semconv.md)
+ * --------------------------------  -----------------------------------------  ------------------------------
+ * turn_routed with `scores`         agentfootprint.routing.tier2               what happened (verdict, to,
+ *                                                                              offered, candidates, runner-up,
+ *                                                                              policy …), policy.semantics,
+ *                                                                              source, rebuilt.*, scorer.*
+ * every turn_routed                 agentfootprint.routing.turn                by, from, to, offered,
+ *                                                                              stay_offered, witness.*,
+ *                                                                              decider.*, dropped_resume.*
+ *
+ * Parent: the framework's turn span for `meta.runId` when `spanProcessor` is on the tracer provider, else the
+ * active context. PII rule: witness text only with `recordWitness: true`, through `redactWitness`. It never
+ * throws, never touches the event, stays synchronous, and any other event type costs one comparison.
+ */
+import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
+import type {
+  Attributes,
+  Context,
+  MeterProvider,
+  Span,
+  SpanOptions,
+  TracerProvider,
+} from '@opentelemetry/api';
+import {
+  DEFAULT_CATEGORICAL_SCORERS,
+  DEFAULT_MAX_JUDGED_CANDIDATES,
+  isTurnRoutedEvent,
+  readTurnRoutedEvent,
+  TURN_ROUTED_EVENT_TYPE,
+} from '../policy/turnRoutedEvent.js';
+import type { ReadTurnRoutedOptions, TurnRoutedReading } from '../policy/turnRoutedEvent.js';
+import type { PolicySemantics } from '../policy/types.js';
+import { addRoutingContext, putString } from './addRoutingContext.js';
+import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
+import { encodeTurnRoute } from './recordTurnRoute.js';
+import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
+import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
+import type { RoutingMetrics } from './routingMetrics.js';
+import { createRunSpanIndex } from './runSpanIndex.js';
+import type { RunSpanIndex } from './runSpanIndex.js';
+import {
+  createRecordingProbe,
+  endQuietly,
+  INSTRUMENTATION_SCOPE_NAME,
+  instrumentationLogger,
+  logSwallowed,
+  safeExecute,
+  startRecordingSpan,
+} from './safeExecute.js';
+import {
+  ATTR_ROUTING_POLICY_SEMANTICS,
+  ATTR_ROUTING_REBUILT_DIFFERENCES,
+  ATTR_ROUTING_REBUILT_VERDICT,
+  ATTR_ROUTING_ROUTER,
+  ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_SCORER_WINDOW,
+  ATTR_ROUTING_SOURCE,
+  SPAN_ROUTING_TIER2,
+  SPAN_ROUTING_TURN,
+} from './semconv.js';
+import type { RoutingContext, Tier2Call } from './types.js';
+
+/** The value of `agentfootprint.routing.source` on spans this strategy writes. */
+export const ROUTING_SOURCE_TURN_ROUTED = 'turn_routed';
+
+/** User options of `routescopeObservability`. Every field is optional. */
+export interface RoutescopeObservabilityConfig {
+  /** Where spans go. @default the global provider (`trace.getTracerProvider()`; a no-op until an SDK registers) */
+  readonly tracerProvider?: TracerProvider;
+  /** Also record the routing metrics, exactly as `instrumentDecideTier2` records them. @default undefined (none) */
+  readonly meterProvider?: MeterProvider;
+  /** Which routing graph the agent routes through, written as `agentfootprint.routing.router`. @default none */
+  readonly routerName?: string;
+  /** Written as `gen_ai.agent.name`. @default none */
+  readonly agentName?: string;
+  /** The policy behaviour the agent runs, which judges each event's numbers. @default 'agentfootprint-9.62' */
+  readonly policySemantics?: PolicySemantics;
+  /** Scorer names judged as categorical (the event does not carry the trait). @default ['llm-classifier'] */
+  readonly categoricalScorers?: readonly string[];
+  /** Record tier-1 witness text (user text: PII); the keyword always is. @default false */
+  readonly recordWitness?: boolean;
+  /** Applied to witness text before it is recorded; a throw drops the text. @default the identity */
+  readonly redactWitness?: (text: string) => string;
+  /** How many ranked candidates to record, best first; the count left out is recorded. @default 20 */
+  readonly maxRecordedCandidates?: number;
+  /** Events with more candidates are not judged (their turn route still is). @default 1000 */
+  readonly maxJudgedCandidates?: number;
+  /** Adds attributes to each recording span after routescope's own; a throw is logged and ignored. @default none */
+  readonly attributesHook?: (span: Span, reading: TurnRoutedReading, spanName: string) => void;
+}
+
+/** The strategy: agentfootprint's `ObservabilityStrategy` shape, plus the span processor that joins turns. */
+export interface RoutescopeObservability {
+  readonly name: 'routescope';
+  readonly capabilities: { readonly traces: true; readonly metrics: boolean };
+  /** The framework calls `exportEvent` only for these (it filters again itself). */
+  readonly relevantEventTypes: readonly string[];
+  /**
+   * Record one event: a `turn_routed` event becomes its spans (and metrics); any other value is ignored.
+   * Bound: it also works as `agent.on('agentfootprint.skill.turn_routed', routescope.exportEvent)`.
+   */
+  readonly exportEvent: (event: unknown) => void;
+  /**
+   * Drain what was recorded: `forceFlush()` on the tracer provider (its processors export the spans this
+   * strategy ended) and on the meter provider, when they have one. Never rejects; safe twice, and after stop.
+   */
+  readonly flush: () => Promise<void>;
+  /** Stop recording: later events are ignored and the open-run index is cleared. Drains nothing (flush does). Safe twice. */
+  readonly stop: () => void;
+  /** Add this to your tracer provider's `spanProcessors` so routing spans become children of the framework's turn spans. */
+  readonly spanProcessor: RunSpanIndex;
+}
+
+const SPAN_OPTIONS_KIND: SpanOptions['kind'] = SpanKind.INTERNAL;
+
+/**
+ * Create the strategy. Setup is `agent.enable.observability({ strategy: routescopeObservability() })`; with the
+ * framework's own `otelObservability` running too, add `strategy.spanProcessor` to the SDK's span processors.
+ */
+export function routescopeObservability(config: RoutescopeObservabilityConfig = {}): RoutescopeObservability {
+  const settings = resolveConfig(config);
+  const tracer = safeExecute('getting a tracer', () =>
+    settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME),
+  );
+  const meterProvider = config.meterProvider;
+  const metrics =
+    meterProvider === undefined
+      ? undefined
+      : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
+  const mayRecord = createRecordingProbe(settings.tracerProvider);
+  const index = createRunSpanIndex();
+  let stopped = false;
+
+  const exportEvent = (event: unknown): void => {
+    if (stopped || !isTurnRoutedEvent(event)) return;
+    try {
+      recordEvent(event, settings, tracer !== undefined && mayRecord() ? tracer : undefined, metrics, index);
+    } catch (err) {
+      logSwallowed('recording a turn_routed event', err);
+    }
+  };
+  const flush = async (): Promise<void> => {
+    await flushQuietly(settings.tracerProvider, 'the tracer provider');
+    if (meterProvider !== undefined) await flushQuietly(meterProvider, 'the meter provider');
+  };
+  const stop = (): void => {
+    stopped = true;
+    void index.shutdown();
+  };
+  return {
+    name: 'routescope',
+    capabilities: { traces: true, metrics: metrics !== undefined },
+    relevantEventTypes: [TURN_ROUTED_EVENT_TYPE],
+    exportEvent,
+    flush,
+    stop,
+    spanProcessor: index,
+  };
+}
+
+interface Settings {
+  readonly tracerProvider: TracerProvider;
+  readonly routerName: string | undefined;
+  readonly ids: RoutingContext;
+  readonly read: ReadTurnRoutedOptions;
+  readonly maxRecordedCandidates: number;
+  readonly recordWitness: boolean;
+  readonly redactWitness: (text: string) => string;
+  readonly attributesHook: RoutescopeObservabilityConfig['attributesHook'];
+}
+
+function resolveConfig(config: RoutescopeObservabilityConfig): Settings {
+  const max = config.maxRecordedCandidates;
+  const judged = config.maxJudgedCandidates;
+  return {
+    tracerProvider: config.tracerProvider ?? trace.getTracerProvider(),
+    routerName: config.routerName,
+    ids: config.agentName === undefined ? {} : { agentName: config.agentName },
+    read: {
+      semantics: config.policySemantics ?? 'agentfootprint-9.62',
+      categoricalScorers: config.categoricalScorers ?? DEFAULT_CATEGORICAL_SCORERS,
+      maxJudgedCandidates: typeof judged === 'number' && judged >= 0 ? judged : DEFAULT_MAX_JUDGED_CANDIDATES,
+    },
+    maxRecordedCandidates:
+      typeof max === 'number' && Number.isFinite(max) && max >= 0
+        ? Math.floor(max)
+        : DEFAULT_INSTRUMENTATION_CONFIG.maxRecordedCandidates,
+    recordWitness: config.recordWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.recordWitness,
+    redactWitness: config.redactWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.redactWitness,
+    attributesHook: config.attributesHook,
+  };
+}
+
+function recordEvent(
+  event: unknown,
+  settings: Settings,
+  tracer: ReturnType<TracerProvider['getTracer']> | undefined,
+  metrics: RoutingMetrics | undefined,
+  index: RunSpanIndex,
+): void {
+  if (tracer === undefined && metrics === undefined) return;
+  const reading = readTurnRoutedEvent(event, settings.read);
+  if (reading.kind === 'invalid') {
+    warn(`a ${TURN_ROUTED_EVENT_TYPE} event was not recorded: ${reading.reason}`);
+    return;
+  }
+  if (reading.problems.length > 0) {
+    warn(`a ${TURN_ROUTED_EVENT_TYPE} event was recorded in part: ${reading.problems.join('; ')}`);
+  }
+  const decision = reading.decision;
+  const call: Tier2Call | undefined =
+    decision === undefined
+      ? undefined
+      : {
+          scores: decision.scores,
+          incumbentId: decision.incumbentId,
+          policy: decision.policy,
+          scorer: decision.scorerTraits,
+        };
+  if (tracer !== undefined) {
+    const parent = parentOf(reading, index);
+    const time = reading.meta.wallClockMs;
+    const options: SpanOptions =
+      time === undefined ? { kind: SPAN_OPTIONS_KIND } : { kind: SPAN_OPTIONS_KIND, startTime: time };
+    const ids = conversationOf(reading, settings);
+    if (decision !== undefined && call !== undefined) {
+      const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, options, parent);
+      if (span !== undefined) {
+        safeExecute('setting the tier-2 attributes', () =>
+          writeRoutingAttributes(
+            (key, value) => span.setAttribute(key, value),
+            call,
+            decision.happened,
+            settings.maxRecordedCandidates,
+          ),
+        );
+        const attrs: Attributes = {
+          [ATTR_ROUTING_POLICY_SEMANTICS]: decision.semantics,
+          [ATTR_ROUTING_SOURCE]: ROUTING_SOURCE_TURN_ROUTED,
+          [ATTR_ROUTING_REBUILT_VERDICT]: decision.rebuilt.kind,
+        };
+        if (decision.differences.length > 0)
+          attrs[ATTR_ROUTING_REBUILT_DIFFERENCES] = decision.differences.slice();
+        putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
+        putString(attrs, ATTR_ROUTING_SCORER_NAME, reading.scorer);
+        if (reading.window !== undefined && Number.isFinite(reading.window)) {
+          attrs[ATTR_ROUTING_SCORER_WINDOW] = reading.window;
+        }
+        addRoutingContext(attrs, ids);
+        safeExecute('setting the call attributes', () => span.setAttributes(attrs));
+        runHook(settings, span, reading, SPAN_ROUTING_TIER2);
+        endAt(span, time);
+      }
+    }
+    recordTurn(tracer, settings, reading, ids, options, parent, time);
+  }
+  if (metrics !== undefined && decision !== undefined && call !== undefined) {
+    recordRoutingMetrics(metrics, settings.routerName, reading.scorer, call, decision.happened);
+  }
+}
+
+function recordTurn(
+  tracer: ReturnType<TracerProvider['getTracer']>,
+  settings: Settings,
+  reading: TurnRoutedReading,
+  ids: RoutingContext,
+  options: SpanOptions,
+  parent: Context,
+  time: number | undefined,
+): void {
+  const span = startRecordingSpan(tracer, SPAN_ROUTING_TURN, options, parent);
+  if (span === undefined) return;
+  const attrs = safeExecute('encoding the turn route', () =>
+    encodeTurnRoute(reading.turn, {
+      routerName: settings.routerName,
+      recordWitness: settings.recordWitness,
+      redactWitness: settings.redactWitness,
+      context: ids,
+      ...(reading.decider === undefined ? {} : { decider: reading.decider }),
+      ...(reading.droppedResume === undefined ? {} : { droppedResume: reading.droppedResume }),
+    }),
+  );
+  if (attrs !== undefined) {
+    attrs[ATTR_ROUTING_SOURCE] = ROUTING_SOURCE_TURN_ROUTED;
+    safeExecute('setting the turn attributes', () => span.setAttributes(attrs));
+  }
+  runHook(settings, span, reading, SPAN_ROUTING_TURN);
+  endAt(span, time);
+}
+
+/** The framework's turn span for the event's run, when the index saw it start; else the active context. */
+function parentOf(reading: TurnRoutedReading, index: RunSpanIndex): Context {
+  const active = otelContext.active();
+  const runId = reading.meta.runId;
+  if (runId === undefined) return active;
+  const turn = index.lookup(runId);
+  return turn === undefined ? active : trace.setSpanContext(active, turn);
+}
+
+function conversationOf(reading: TurnRoutedReading, settings: Settings): RoutingContext {
+  const sessionId = reading.meta.sessionId;
+  return sessionId === undefined ? settings.ids : { ...settings.ids, conversationId: sessionId };
+}
+
+function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, name: string): void {
+  const hook = settings.attributesHook;
+  if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, reading, name));
+}
+
+function endAt(span: Span, time: number | undefined): void {
+  if (time === undefined) {
+    endQuietly(span);
+    return;
+  }
+  try {
+    span.end(time);
+  } catch (err) {
+    logSwallowed('ending a routing span', err);
+  }
+}
+
+function warn(message: string): void {
+  try {
+    instrumentationLogger.warn(message);
+  } catch {
+    // A broken diag logger leaves nowhere to report to.
+  }
+}
+
+/** `forceFlush()` on a provider that has one (an SDK's, or the global proxy's delegate); never rejects. */
+async function flushQuietly(provider: unknown, what: string): Promise<void> {
+  try {
+    let target = provider as { forceFlush?: () => unknown; getDelegate?: () => unknown };
+    if (typeof target.forceFlush !== 'function' && typeof target.getDelegate === 'function') {
+      target = target.getDelegate() as typeof target;
+    }
+    if (typeof target?.forceFlush === 'function') await target.forceFlush();
+  } catch (err) {
+    logSwallowed(`flushing ${what}`, err);
+  }
+}
