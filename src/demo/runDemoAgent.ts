@@ -2,16 +2,19 @@
  * runDemoAgent — run the demo's support-desk agent over its conversations and leave the trace file a user's
  * Collector would have written.
  *
- * Everything on the way is the real thing except the models: the real OpenTelemetry SDK (a tracer provider
- * with a BatchSpanProcessor), the project's own `instrumentDecideTier2` around the project's `decideTier2`,
- * `recordTurnRoute` for the turn, `markMisrouted` for the turns a reviewer's labels disagree with, and the
- * Collector's `format: json` file layout. One trace per conversation: an `invoke_agent` root span, and per
- * turn the routing span (carrying a misroute event when the review label disagrees), the turn span, an LLM
- * `chat` span and, for skills that act, an `execute_tool` span.
- * The incumbent of a turn is the skill the previous turn ended on; a menu (or an `unmatched` full menu) is
- * resolved by a simulated picker that takes the reviewer's skill when it is offered (a good model would),
- * else the first entry. No user text is recorded anywhere. Ids come from a seeded generator and batches are
- * cut by size only, so two runs write the same file apart from timestamps.
+ * The demo routes the way a real agentfootprint agent does, and is observed the way one is: a simulated
+ * RouteTurn stage calls agentfootprint 9.62's verdict function itself (`createDecideTier2('agentfootprint-9.62')`)
+ * and reports each turn as an `agentfootprint.skill.turn_routed` event of the framework's shape, which the
+ * project's `routescopeObservability` strategy turns into spans — the path real users take. Everything else is
+ * the real thing except the models: the real OpenTelemetry SDK (a BatchSpanProcessor), the strategy's span
+ * processor joining routing spans to the turn's root span by run id, `markMisrouted` (through the strategy's
+ * hook) for the turns a reviewer's labels disagree with, and the Collector's `format: json` file layout.
+ * One trace per conversation: the app's `conversation` span, and per turn the framework's root span (with
+ * `agentfootprint.run.id`), the routing and turn spans, an LLM `chat` span and, for skills that act, an
+ * `execute_tool` span. The incumbent of a turn is the skill the previous turn ended on; a menu (or an
+ * `unmatched` full menu) is resolved by a simulated tier-3 decider that takes the reviewer's skill when it is
+ * offered (a good model would), else the first entry. No user text is recorded anywhere. Ids come from a seeded
+ * generator and batches are cut by size only, so two runs write the same file apart from timestamps.
  * I/O: writes the trace file.
  */
 import { context, SpanKind, trace } from '@opentelemetry/api';
@@ -19,16 +22,20 @@ import type { Span, Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { instrumentDecideTier2 } from '../instrument/instrumentDecideTier2.js';
 import { markMisrouted } from '../instrument/markMisrouted.js';
-import { recordTurnRoute } from '../instrument/recordTurnRoute.js';
+import { routescopeObservability } from '../instrument/routescopeObservability.js';
+import type { RoutescopeObservability } from '../instrument/routescopeObservability.js';
+import { ATTR_AGENTFOOTPRINT_RUN_ID, createRunSpanIndex } from '../instrument/runSpanIndex.js';
+import type { RunSpanIndex } from '../instrument/runSpanIndex.js';
 import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_SERVICE_NAME,
+  SPAN_ROUTING_TIER2,
 } from '../instrument/semconv.js';
-import { decideTier2, resolveRoutingPolicy } from '../policy/routingPolicy.js';
-import type { RoutingPolicy, Tier2Verdict, TurnRoute } from '../policy/types.js';
+import { createDecideTier2, effectiveFloor, resolveRoutingPolicy } from '../policy/routingPolicy.js';
+import { TURN_ROUTED_EVENT_TYPE } from '../policy/turnRoutedEvent.js';
+import type { DecideTier2, RoutingPolicy, Tier2Verdict, TurnRoute } from '../policy/types.js';
 import { OtlpJsonLinesFileExporter } from '../trace/otlpJsonLinesFileExporter.js';
 import { DEMO_CONVERSATIONS } from './demoConversations.js';
 import type { DemoConversation } from './demoConversations.js';
@@ -45,7 +52,9 @@ export const DEMO_SERVICE_NAME = 'acme-support';
 export const DEMO_SEED = 20261202;
 
 const MODEL = 'demo-chat-small';
-const PICKER = { provider: 'demo', model: 'menu-picker' } as const;
+const DECIDER = { provider: 'demo', model: 'menu-picker' } as const;
+/** The behaviour the simulated framework routes by: the release real agents run. */
+const FRAMEWORK_DECIDE: DecideTier2 = createDecideTier2('agentfootprint-9.62');
 /** The tool a skill calls when it acts (skills absent here only talk). */
 const SKILL_TOOLS: Readonly<Record<string, string>> = {
   billing: 'get_invoice',
@@ -90,6 +99,8 @@ export interface DemoRunSummary {
 export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSummary> {
   ensureContextManager();
   const exporter = new OtlpJsonLinesFileExporter({ path: config.path, append: false });
+  // One index for every router's strategy: it joins their routing spans to the framework's turn spans.
+  const runSpans = createRunSpanIndex();
   const provider = new BasicTracerProvider({
     idGenerator: createSeededIdGenerator(config.seed ?? DEMO_SEED),
     resource: defaultResource().merge(
@@ -100,6 +111,7 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
       }),
     ),
     spanProcessors: [
+      runSpans,
       // Batches are cut by size only (the timer never fires during a run), so every run cuts them alike.
       new BatchSpanProcessor(exporter, {
         maxExportBatchSize: 256,
@@ -109,7 +121,10 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
     ],
   });
   const tracer = provider.getTracer('routescope-demo');
-  const routers = new Map(DEMO_ROUTERS.map((r) => [r.name, prepareRouter(r, provider)]));
+  const framework = provider.getTracer('agentfootprint');
+  const review: ReviewState = {};
+  const observers = new Map(DEMO_ROUTERS.map((r) => [r.name, observeRouter(r, provider, runSpans, review)]));
+  const routers = new Map(DEMO_ROUTERS.map((r) => [r.name, prepareRouter(r)]));
 
   let decisions = 0;
   let misroutes = 0;
@@ -119,14 +134,21 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
   try {
     for (const conv of conversations) {
       const router = routers.get(conv.router);
-      if (router === undefined) throw new Error(`conversation ${conv.id}: unknown router "${conv.router}"`);
-      const result = await handleConversation(conv, router, tracer, provider);
+      const observer = observers.get(conv.router);
+      if (router === undefined || observer === undefined) {
+        throw new Error(`conversation ${conv.id}: unknown router "${conv.router}"`);
+      }
+      const result = await handleConversation(conv, router, { tracer, framework, observer, review });
       decisions += result.decisions;
       misroutes += result.misroutes;
       if (result.misroutes > 0) firstMisrouted ??= conv.id;
       if (result.tieMisroutes > 0) firstTieMisrouted ??= conv.id;
     }
   } finally {
+    for (const observer of observers.values()) {
+      await observer.flush();
+      observer.stop();
+    }
     await provider.shutdown();
   }
   const summary = {
@@ -144,77 +166,106 @@ interface PreparedRouter {
   readonly router: DemoRouter;
   readonly scorer: DemoScorer;
   readonly policy: RoutingPolicy;
-  /** The instrumented `decideTier2`; reads the conversation and the turn under review through `current`. */
-  readonly decide: typeof decideTier2;
-  readonly current: { conversationId?: string; turn?: { incumbent?: string; expected: string } };
 }
 
-function prepareRouter(router: DemoRouter, provider: BasicTracerProvider): PreparedRouter {
-  const scorer = createDemoScorer(router.scorer, DEMO_SKILLS);
-  const current: PreparedRouter['current'] = {};
-  const decide = instrumentDecideTier2(decideTier2, {
+/** The turn under review, which the strategy's hook reads to mark a misroute on the routing span. */
+interface ReviewState {
+  turn?: { readonly expected: string; readonly skill: string };
+}
+
+function prepareRouter(router: DemoRouter): PreparedRouter {
+  return {
+    router,
+    scorer: createDemoScorer(router.scorer, DEMO_SKILLS),
+    policy: resolveRoutingPolicy(router.policy),
+  };
+}
+
+/**
+ * The strategy a user would enable for this router's agent. The reviewer's label is known before the turn
+ * runs, so the mark rides the routing span itself as an event (the same mark a later review would add as a
+ * feedback span, without a second clock in the trace).
+ */
+function observeRouter(
+  router: DemoRouter,
+  provider: BasicTracerProvider,
+  runSpans: RunSpanIndex,
+  review: ReviewState,
+): RoutescopeObservability {
+  const strategy = routescopeObservability({
     tracerProvider: provider,
+    runSpanIndex: runSpans,
     routerName: router.name,
-    scorerName: scorer.name,
-    context: () => ({ conversationId: current.conversationId, agentName: DEMO_AGENT_NAME }),
-    // The reviewer's label is known before the turn runs, so the mark rides the routing span itself as an
-    // event (the same mark a later review would add as a feedback span, without a second clock in the trace).
-    attributesHook: (span, _call, verdict) => {
-      const turn = current.turn;
-      if (turn === undefined) return;
-      const { skill } = resolveTurn(verdict, turn.incumbent, turn.expected, router.skills);
-      if (skill !== turn.expected) {
-        markMisrouted(span, {
-          expected: turn.expected,
-          reason: `answered by ${skill}`,
-          source: 'human-review',
-        });
-      }
+    agentName: DEMO_AGENT_NAME,
+    attributesHook: (span, _reading, spanName) => {
+      const turn = review.turn;
+      if (spanName !== SPAN_ROUTING_TIER2 || turn === undefined || turn.skill === turn.expected) return;
+      markMisrouted(span, {
+        expected: turn.expected,
+        reason: `answered by ${turn.skill}`,
+        source: 'human-review',
+      });
     },
   });
-  return { router, scorer, policy: resolveRoutingPolicy(router.policy), decide, current };
+  return strategy;
+}
+
+interface DemoTracers {
+  readonly tracer: Tracer;
+  readonly framework: Tracer;
+  readonly observer: RoutescopeObservability;
+  readonly review: ReviewState;
 }
 
 async function handleConversation(
   conv: DemoConversation,
   prepared: PreparedRouter,
-  tracer: Tracer,
-  provider: BasicTracerProvider,
+  t: DemoTracers,
 ): Promise<{ decisions: number; misroutes: number; tieMisroutes: number }> {
-  const { router, scorer, policy, decide, current } = prepared;
-  const ids = { conversationId: conv.id, agentName: DEMO_AGENT_NAME };
-  const root = tracer.startSpan(`invoke_agent ${DEMO_AGENT_NAME}`, {
+  const { router, scorer, policy } = prepared;
+  const root = t.tracer.startSpan(`conversation ${DEMO_AGENT_NAME}`, {
     kind: SpanKind.INTERNAL,
-    attributes: {
-      'gen_ai.operation.name': 'invoke_agent',
-      [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME,
-      [ATTR_GEN_AI_CONVERSATION_ID]: conv.id,
-    },
+    attributes: { [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME, [ATTR_GEN_AI_CONVERSATION_ID]: conv.id },
   });
   let misroutes = 0;
   let tieMisroutes = 0;
   await context.with(trace.setSpan(context.active(), root), async () => {
     let incumbent: string | undefined;
     for (const [index, turn] of conv.turns.entries()) {
-      current.conversationId = conv.id;
-      current.turn =
-        incumbent === undefined ? { expected: turn.expected } : { incumbent, expected: turn.expected };
-      const verdict = decide(scorer.score(turn.text, router.skills), incumbent, policy, scorer.traits);
-      const { route, skill, picked } = resolveTurn(verdict, incumbent, turn.expected, router.skills);
-      recordTurnRoute(route, {
-        tracerProvider: provider,
-        routerName: router.name,
-        context: ids,
-        ...(picked === undefined ? {} : { decider: { ...PICKER, picked } }),
+      const runId = `${conv.id}-run-${index + 1}`;
+      // The framework's own turn span: it carries the run id and, like the framework's, is never made active.
+      const run = t.framework.startSpan(DEMO_AGENT_NAME, {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME,
+          [ATTR_AGENTFOOTPRINT_RUN_ID]: runId,
+          'agentfootprint.turn.index': index,
+        },
       });
-      await answerTurn(tracer, skill, turn.text, index);
-      if (skill !== turn.expected) {
+      const verdict = FRAMEWORK_DECIDE(
+        scorer.score(turn.text, router.skills),
+        incumbent,
+        policy,
+        scorer.traits,
+      );
+      const resolved = resolveTurn(verdict, incumbent, turn.expected, router.skills);
+      t.review.turn = { expected: turn.expected, skill: resolved.skill };
+      t.observer.exportEvent(
+        buildTurnRoutedEvent(verdict, resolved, { scorer, policy, runId, sessionId: conv.id, index }),
+      );
+      t.review.turn = undefined;
+      await context.with(trace.setSpan(context.active(), run), () =>
+        answerTurn(t.tracer, resolved.skill, turn.text, index),
+      );
+      run.end();
+      if (resolved.skill !== turn.expected) {
         misroutes++;
         const tied = [verdict.ranked[0]?.id, verdict.runnerUp?.id];
         if (!verdict.decisive && verdict.runnerUp !== undefined && tied.includes(turn.expected))
           tieMisroutes++;
       }
-      incumbent = skill;
+      incumbent = resolved.skill;
     }
   });
   root.end();
@@ -222,25 +273,81 @@ async function handleConversation(
 }
 
 /**
- * What the loop does with a verdict: move and stay are taken as they are; a menu (or the full menu of an
- * `unmatched`) goes to the simulated picker, which picks the reviewer's skill when it is offered (STAY
- * included, mid-conversation), else the first entry.
+ * The `agentfootprint.skill.turn_routed` event the framework would emit for this turn, in its shape: the
+ * ranked scores with their shares, the runner-up, decisive, the policy with the effective floor, what
+ * happened (`by`, `to`, `offered`, `stayOffered`) and the decider's pick; meta with the run and session.
+ */
+export function buildTurnRoutedEvent(
+  verdict: Tier2Verdict,
+  resolved: ResolvedTurn,
+  turn: { scorer: DemoScorer; policy: RoutingPolicy; runId: string; sessionId: string; index: number },
+): Record<string, unknown> {
+  const floor = effectiveFloor(turn.policy, turn.scorer.traits);
+  const { route } = resolved;
+  const payload: Record<string, unknown> = {
+    by: route.by,
+    ...(route.from === undefined ? {} : { from: route.from }),
+    ...(route.to === undefined ? {} : { to: route.to }),
+    scorer: turn.scorer.name,
+    scores: verdict.ranked.map((c) => ({ id: c.id, score: c.score, relevance: c.relevance })),
+    ...(verdict.runnerUp === undefined ? {} : { runnerUp: { ...verdict.runnerUp } }),
+    decisive: verdict.decisive,
+    ...(route.offered === undefined ? {} : { offered: [...route.offered] }),
+    ...(route.stayOffered === undefined ? {} : { stayOffered: route.stayOffered }),
+    policy: {
+      nearTieMargin: turn.policy.nearTieMargin,
+      menuSize: turn.policy.menuSize,
+      ...(floor === undefined ? {} : { floor }),
+    },
+    ...(resolved.picked === undefined ? {} : { decider: { ...DECIDER, picked: resolved.picked } }),
+  };
+  return {
+    type: TURN_ROUTED_EVENT_TYPE,
+    payload,
+    meta: {
+      wallClockMs: Date.now(),
+      runOffsetMs: 1,
+      runtimeStageId: 'pick-entry#1',
+      subflowPath: [],
+      compositionPath: [`Agent:${DEMO_AGENT_NAME}`],
+      runId: turn.runId,
+      sessionId: turn.sessionId,
+    },
+  };
+}
+
+/** A verdict as the loop acted on it: the route the turn_routed event reports, the skill, the decider's pick. */
+export interface ResolvedTurn {
+  readonly route: TurnRoute;
+  readonly skill: string;
+  /** What the decider picked (`stay` for the incumbent), when a menu went to it. */
+  readonly picked?: string;
+}
+
+/**
+ * What the loop does with a verdict, as the framework reports it: move (`intent`) and stay (`continuity`) are
+ * taken as they are; a menu (or the full menu of an `unmatched`) goes to the simulated tier-3 decider, which
+ * picks the reviewer's skill when it is offered (STAY included, mid-conversation), else the first entry. A
+ * pick of STAY is `continuity`, any other pick `decider`; the event still carries what was offered.
  */
 export function resolveTurn(
   verdict: Tier2Verdict,
   incumbent: string | undefined,
   expected: string,
   visible: readonly string[],
-): { route: TurnRoute; skill: string; picked?: string } {
+): ResolvedTurn {
   const from = incumbent === undefined ? {} : { from: incumbent };
   if (verdict.kind === 'move') return { route: { by: 'intent', ...from, to: verdict.to }, skill: verdict.to };
   if (verdict.kind === 'stay' && incumbent !== undefined) {
     return { route: { by: 'continuity', ...from, to: incumbent }, skill: incumbent };
   }
   const offered = verdict.kind === 'menu' ? verdict.offered : visible;
-  const options = incumbent === undefined ? offered : [...offered, incumbent];
-  const pick = options.includes(expected) ? expected : (offered[0] ?? visible[0] ?? expected);
-  return { route: { by: 'decider', ...from, to: pick }, skill: pick, picked: pick };
+  const menu = { offered, ...(incumbent === undefined ? {} : { stayOffered: true }) };
+  if (incumbent !== undefined && expected === incumbent) {
+    return { route: { by: 'continuity', ...from, to: incumbent, ...menu }, skill: incumbent, picked: 'stay' };
+  }
+  const pick = offered.includes(expected) ? expected : (offered[0] ?? visible[0] ?? expected);
+  return { route: { by: 'decider', ...from, to: pick, ...menu }, skill: pick, picked: pick };
 }
 
 /** The skill answers: one LLM call, and for skills that act a tool call and a second LLM call. */

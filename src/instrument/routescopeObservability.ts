@@ -96,6 +96,11 @@ export interface RoutescopeObservabilityConfig {
   readonly maxJudgedCandidates?: number;
   /** Adds attributes to each recording span after routescope's own; a throw is logged and ignored. @default none */
   readonly attributesHook?: (span: Span, reading: TurnRoutedReading, spanName: string) => void;
+  /**
+   * The run-span index to join turns through, when the tracer provider is built before the strategy (several
+   * agents may share one: `createRunSpanIndex()`). @default a new one, exposed as `spanProcessor`
+   */
+  readonly runSpanIndex?: RunSpanIndex;
 }
 
 /** The strategy: agentfootprint's `ObservabilityStrategy` shape, plus the span processor that joins turns. */
@@ -114,7 +119,7 @@ export interface RoutescopeObservability {
    * strategy ended) and on the meter provider, when they have one. Never rejects; safe twice, and after stop.
    */
   readonly flush: () => Promise<void>;
-  /** Stop recording: later events are ignored and the open-run index is cleared. Drains nothing (flush does). Safe twice. */
+  /** Stop recording: later events are ignored and its own open-run index is cleared. Drains nothing (flush does). Safe twice. */
   readonly stop: () => void;
   /** Add this to your tracer provider's `spanProcessors` so routing spans become children of the framework's turn spans. */
   readonly spanProcessor: RunSpanIndex;
@@ -137,7 +142,7 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
       ? undefined
       : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
   const mayRecord = createRecordingProbe(settings.tracerProvider);
-  const index = createRunSpanIndex();
+  const index = config.runSpanIndex ?? createRunSpanIndex();
   let stopped = false;
 
   const exportEvent = (event: unknown): void => {
@@ -154,7 +159,8 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
   };
   const stop = (): void => {
     stopped = true;
-    void index.shutdown();
+    // A shared index belongs to whoever made it: the other strategies still join through it.
+    if (config.runSpanIndex === undefined) void index.shutdown();
   };
   return {
     name: 'routescope',

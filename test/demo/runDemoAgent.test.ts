@@ -32,6 +32,37 @@ const decisions = () => records.filter((r): r is DecisionRecord => r.kind === 'd
 const turnCount = DEMO_CONVERSATIONS.reduce((n, c) => n + c.turns.length, 0);
 
 describe('the demo trace file', () => {
+  it("is written the way a real agent's is: every routing span a child of its turn's framework span, by run id", () => {
+    interface Span {
+      spanId: string;
+      parentSpanId?: string;
+      name: string;
+      attributes: { key: string; value: { stringValue?: string } }[];
+    }
+    const spans: Span[] = readFileSync(first.file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .flatMap((l) => {
+        const req = JSON.parse(l) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+        return req.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((ss) => ss.spans));
+      });
+    const attr = (s: Span, key: string): string | undefined =>
+      s.attributes.find((a) => a.key === key)?.value.stringValue;
+    const runs = new Map(
+      spans.filter((s) => attr(s, 'agentfootprint.run.id') !== undefined).map((s) => [s.spanId, s]),
+    );
+    expect(runs.size).toBe(turnCount);
+    const routing = spans.filter((s) => s.name.startsWith('agentfootprint.routing.'));
+    expect(routing).toHaveLength(2 * turnCount);
+    for (const s of routing) {
+      expect(runs.has(s.parentSpanId ?? ''), `${s.name} ${s.spanId}`).toBe(true);
+      expect(attr(s, 'agentfootprint.routing.source')).toBe('turn_routed');
+    }
+    const tier2 = routing.filter((s) => s.name === 'agentfootprint.routing.tier2');
+    for (const s of tier2)
+      expect(attr(s, 'agentfootprint.routing.policy.semantics')).toBe('agentfootprint-9.62');
+  });
+
   it('reads with zero problems, one decision per routed turn', () => {
     expect(stats.problems).toEqual([]);
     expect(first.decisions).toBe(turnCount);
@@ -146,12 +177,35 @@ describe('resolveTurn (the simulated loop)', () => {
       undefined,
       policy,
     );
-    expect(resolveTurn(menu, undefined, 'b', ['a', 'b', 'c'])).toEqual({
-      route: { by: 'decider', to: 'b' },
+    expect(resolveTurn(menu, undefined, 'b', ['a', 'b', 'c'])).toStrictEqual({
+      route: { by: 'decider', to: 'b', offered: ['a', 'b'] },
       skill: 'b',
       picked: 'b',
     });
     expect(resolveTurn(menu, undefined, 'c', ['a', 'b', 'c']).skill).toBe('a');
+  });
+  it('mid-conversation the menu offers STAY; the decider picking the incumbent is continuity, picked stay', () => {
+    const menu = decideTier2(
+      [
+        { id: 'a', score: 0.5 },
+        { id: 'b', score: 0.49 },
+        { id: 'inc', score: 0 },
+      ],
+      undefined,
+      policy,
+    );
+    expect(resolveTurn(menu, 'inc', 'inc', ['a', 'b', 'inc'])).toStrictEqual({
+      route: { by: 'continuity', from: 'inc', to: 'inc', offered: ['a', 'b'], stayOffered: true },
+      skill: 'inc',
+      picked: 'stay',
+    });
+    expect(resolveTurn(menu, 'inc', 'b', ['a', 'b', 'inc']).route).toStrictEqual({
+      by: 'decider',
+      from: 'inc',
+      to: 'b',
+      offered: ['a', 'b'],
+      stayOffered: true,
+    });
   });
   it('unmatched offers every visible skill', () => {
     const none = decideTier2([{ id: 'a', score: 0 }], undefined, policy, { floor: 0 });
