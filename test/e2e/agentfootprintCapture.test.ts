@@ -1,0 +1,164 @@
+/**
+ * agentfootprintCapture.test — the path a real agentfootprint 9.62 user takes, end to end, on the framework's
+ * real captured output: every turn_routed event through `routescopeObservability`, the real SDK
+ * (BatchSpanProcessor) and the real OTLP/HTTP exporter to a loopback receiver that writes what it receives the
+ * way the Collector's file exporter does; then `routescope analyze` / `replay` on that file under each
+ * `--policy`. Both forms of the events: as an in-process listener receives them (non-finite numbers restored
+ * from scenarios.json) and as a JSON log holds them (nulls). The same events read directly as an event log
+ * must give the same report.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
+import { cliJson } from '../cli/runCliHarness.js';
+
+const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
+const EVENT_LINES = readFileSync(new URL('turn_routed.jsonl', FIXTURES), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
+interface Scenario {
+  scenario: string;
+  decideTier2: { kind: string } | null;
+  flags: { nonFinite: { path: string; value: string }[] };
+}
+const SCENARIOS = (
+  JSON.parse(readFileSync(new URL('scenarios.json', FIXTURES), 'utf8')) as { events: Scenario[] }
+).events;
+const AT_FLOOR = 'tier2-keyword-mid-near-tie-incumbent-at-floor-stay';
+
+/** The event an in-process listener saw: the JSON line with every recorded non-finite number put back. */
+function inProcess(line: string, scenario: Scenario): unknown {
+  const event = JSON.parse(line) as Record<string, unknown>;
+  for (const { path, value } of scenario.flags.nonFinite) {
+    const keys = path.split('.');
+    let node = event as Record<string, unknown>;
+    for (const k of keys.slice(0, -1)) node = node[k] as Record<string, unknown>;
+    node[keys.at(-1)!] = Number(value);
+  }
+  return event;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A collector stand-in that appends each OTLP/JSON request it receives as one line, as `file` with format json does. */
+function startReceiver(file: string): Promise<Server> {
+  writeFileSync(file, '');
+  const server = createServer((req, res) => {
+    void readBody(req).then((raw) => {
+      const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+      appendFileSync(file, `${JSON.stringify(JSON.parse(text))}\n`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** Every event through the strategy and the real exporter to `file`. */
+async function exportThroughStrategy(file: string, events: unknown[]): Promise<void> {
+  const server = await startReceiver(file);
+  const { port } = server.address() as AddressInfo;
+  const provider = new BasicTracerProvider({
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` }), {
+        maxExportBatchSize: 16,
+      }),
+    ],
+  });
+  const strategy = routescopeObservability({ tracerProvider: provider });
+  for (const e of events) strategy.exportEvent(e);
+  await strategy.flush();
+  strategy.stop();
+  await provider.shutdown();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+let dir: string;
+const files = { inProcess: '', jsonNulls: '', eventLog: '' };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'routescope-af-'));
+  files.inProcess = join(dir, 'in-process.jsonl');
+  files.jsonNulls = join(dir, 'json-nulls.jsonl');
+  files.eventLog = join(dir, 'events.jsonl');
+  await exportThroughStrategy(
+    files.inProcess,
+    EVENT_LINES.map((l, i) => inProcess(l, SCENARIOS[i]!)),
+  );
+  await exportThroughStrategy(
+    files.jsonNulls,
+    EVENT_LINES.map((l) => JSON.parse(l) as unknown),
+  );
+  writeFileSync(files.eventLog, `${EVENT_LINES.join('\n')}\n`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const wantKinds = (): Record<string, number> => {
+  const counts: Record<string, number> = { move: 0, stay: 0, menu: 0, unmatched: 0 };
+  for (const s of SCENARIOS) if (s.decideTier2 !== null) counts[s.decideTier2.kind]!++;
+  return counts;
+};
+
+describe.each(['inProcess', 'jsonNulls'] as const)(
+  'the capture through the strategy and OTLP/HTTP (%s)',
+  (form) => {
+    it("one decision per event whose scorer ran, with 9.62's verdict kinds; one turn route per event", async () => {
+      const { code, json } = await cliJson(['analyze', files[form]]);
+      expect(code).toBe(0);
+      expect(json.decisions).toBe(34);
+      expect(json.verdicts).toEqual(wantKinds());
+      expect((json.input as { turnSpans: number }).turnSpans).toBe(46);
+      expect((json.input as { problems: number }).problems).toBe(0);
+    });
+
+    it.each(['auto', 'agentfootprint-9.62'])('0 inconsistent under --policy %s', async (policy) => {
+      const { code, json } = await cliJson(['analyze', files[form], '--policy', policy]);
+      expect(code).toBe(0);
+      expect(json.inconsistent).toBe(0);
+    });
+
+    it('under --policy contract, exactly the near-tie whose incumbent scored at the floor is inconsistent', async () => {
+      const { json } = await cliJson(['replay', files[form], '--policy', 'contract']);
+      const consistency = json.consistency as { inconsistent: number; examples: { differences: string[] }[] };
+      expect(consistency.inconsistent).toBe(1);
+      expect(consistency.examples[0]!.differences).toEqual(['verdict: recorded stay, replayed menu']);
+      expect(SCENARIOS.filter((s) => s.scenario === AT_FLOOR)).toHaveLength(1);
+    });
+  },
+);
+
+describe('the same events as an event log, read directly', () => {
+  /** A report with where-it-came-from taken out: files, lines, trace and span ids differ by path, nothing else. */
+  const comparable = (json: Record<string, unknown>): unknown =>
+    JSON.parse(
+      JSON.stringify(json, (key, value: unknown) =>
+        ['input', 'traceId', 'spanId', 'exampleTraceIds', 'file', 'line', 'at', 'files'].includes(key)
+          ? undefined
+          : value,
+      ),
+    );
+
+  it.each(['analyze', 'hotspots', 'floorless', 'replay', 'flapping'])(
+    '%s: the same report as the spans give',
+    async (command) => {
+      const viaSpans = await cliJson([command, files.jsonNulls]);
+      const viaLog = await cliJson([command, files.eventLog]);
+      expect(viaLog.code).toBe(viaSpans.code);
+      expect(comparable(viaLog.json)).toStrictEqual(comparable(viaSpans.json));
+    },
+  );
+});
