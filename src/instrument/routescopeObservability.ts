@@ -314,7 +314,9 @@ function parentOf(reading: TurnRoutedReading, index: RunSpanIndex): Context {
 
 function conversationOf(reading: TurnRoutedReading, settings: Settings): RoutingContext {
   const sessionId = reading.meta.sessionId;
-  return sessionId === undefined ? settings.ids : { ...settings.ids, conversationId: sessionId };
+  if (sessionId === undefined) return settings.ids;
+  const agentName = settings.ids.agentName;
+  return agentName === undefined ? { conversationId: sessionId } : { conversationId: sessionId, agentName };
 }
 
 function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, name: string): void {

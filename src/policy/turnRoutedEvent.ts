@@ -136,18 +136,17 @@ export function readTurnRoutedEvent(
     payload.scores === undefined
       ? undefined
       : readDecision(payload, turn, decider, scorer, options, problems);
-  return {
-    kind: 'turn_routed',
-    turn,
-    ...(decider === undefined ? {} : { decider }),
-    ...(droppedResume === undefined ? {} : { droppedResume }),
-    ...(scorer === undefined ? {} : { scorer }),
-    ...(window === undefined ? {} : { window }),
-    meta,
-    ...(decision === undefined ? {} : { decision }),
-    problems,
-  };
+  // Built key by key, not by conditional spreads: this runs once per routed turn inside the host's event loop.
+  const reading: Mutable<TurnRoutedReading> = { kind: 'turn_routed', turn, meta, problems };
+  if (decider !== undefined) reading.decider = decider;
+  if (droppedResume !== undefined) reading.droppedResume = droppedResume;
+  if (scorer !== undefined) reading.scorer = scorer;
+  if (window !== undefined) reading.window = window;
+  if (decision !== undefined) reading.decision = decision;
+  return reading;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 type Json = Record<string, unknown>;
 
@@ -201,14 +200,13 @@ function readTurn(payload: Json, by: TurnRouteBy, problems: string[]): TurnRoute
   else if (payload.stayOffered !== undefined)
     problems.push(`payload.stayOffered is ${describe(payload.stayOffered)}: left out`);
   const witness = readWitness(payload.witness, problems);
-  return {
-    by,
-    ...(from === undefined ? {} : { from }),
-    ...(to === undefined ? {} : { to }),
-    ...(offered === undefined ? {} : { offered }),
-    ...(stayOffered === undefined ? {} : { stayOffered }),
-    ...(witness === undefined ? {} : { witness }),
-  };
+  const turn: Mutable<TurnRoute> = { by };
+  if (from !== undefined) turn.from = from;
+  if (to !== undefined) turn.to = to;
+  if (offered !== undefined) turn.offered = offered;
+  if (stayOffered !== undefined) turn.stayOffered = stayOffered;
+  if (witness !== undefined) turn.witness = witness;
+  return turn;
 }
 
 function readWitness(v: unknown, problems: string[]): RouteWitness | undefined {
@@ -229,11 +227,10 @@ function readDecider(v: unknown, problems: string[]): TurnRoutedReading['decider
   }
   const model = optionalString(v, 'model', problems, 'payload.decider');
   const picked = optionalString(v, 'picked', problems, 'payload.decider');
-  return {
-    provider: v.provider,
-    ...(model === undefined ? {} : { model }),
-    ...(picked === undefined ? {} : { picked }),
-  };
+  const decider: { provider: string; model?: string; picked?: string } = { provider: v.provider };
+  if (model !== undefined) decider.model = model;
+  if (picked !== undefined) decider.picked = picked;
+  return decider;
 }
 
 function readDroppedResume(v: unknown, problems: string[]): TurnRoutedReading['droppedResume'] {
@@ -244,7 +241,10 @@ function readDroppedResume(v: unknown, problems: string[]): TurnRoutedReading['d
   }
   const id = optionalString(v, 'id', problems, 'payload.droppedResume');
   const reason = optionalString(v, 'reason', problems, 'payload.droppedResume');
-  return { ...(id === undefined ? {} : { id }), ...(reason === undefined ? {} : { reason }) };
+  const dropped: { id?: string; reason?: string } = {};
+  if (id !== undefined) dropped.id = id;
+  if (reason !== undefined) dropped.reason = reason;
+  return dropped;
 }
 
 function readMeta(v: unknown, problems: string[]): TurnRoutedMeta {
@@ -261,12 +261,12 @@ function readMeta(v: unknown, problems: string[]): TurnRoutedMeta {
     problems.push(`meta.wallClockMs is ${wallClockMs}: left out`);
     wallClockMs = undefined;
   }
-  return {
-    ...(runId === undefined ? {} : { runId }),
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(wallClockMs === undefined ? {} : { wallClockMs }),
-    ...(traceId === undefined ? {} : { traceId }),
-  };
+  const meta: Mutable<TurnRoutedMeta> = {};
+  if (runId !== undefined) meta.runId = runId;
+  if (sessionId !== undefined) meta.sessionId = sessionId;
+  if (wallClockMs !== undefined) meta.wallClockMs = wallClockMs;
+  if (traceId !== undefined) meta.traceId = traceId;
+  return meta;
 }
 
 function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
@@ -289,9 +289,10 @@ function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
 }
 
 interface EventScores {
-  readonly scores: IntentScore[];
-  /** The event's relevance shares (`null` read as NaN); undefined where an entry carried none. */
-  readonly relevances: (number | undefined)[];
+  /** The candidates as the event ranks them, each with its share (NaN where JSON wrote `null`). */
+  readonly ranked: RankedIntentScore[];
+  /** Indexes of entries that carried no share at all (a hand-built event); usually none. */
+  readonly unshared: number[] | undefined;
 }
 
 function readScores(v: unknown, max: number, problems: string[]): EventScores | undefined {
@@ -305,8 +306,10 @@ function readScores(v: unknown, max: number, problems: string[]): EventScores | 
     );
     return undefined;
   }
-  const scores: IntentScore[] = new Array<IntentScore>(v.length);
-  const relevances = new Array<number | undefined>(v.length);
+  // One object per candidate serves as both the judged score and the recorded rank (a RankedIntentScore is an
+  // IntentScore): this runs inside the host's event loop on every routed turn.
+  const ranked = new Array<RankedIntentScore>(v.length);
+  let unshared: number[] | undefined;
   for (let i = 0; i < v.length; i++) {
     const c: unknown = v[i];
     const score = isObject(c) ? numberOrNull(c.score) : undefined;
@@ -316,10 +319,11 @@ function readScores(v: unknown, max: number, problems: string[]): EventScores | 
       );
       return undefined;
     }
-    scores[i] = { id: c.id, score };
-    relevances[i] = numberOrNull(c.relevance);
+    const relevance = numberOrNull(c.relevance);
+    if (relevance === undefined) (unshared ??= []).push(i);
+    ranked[i] = { id: c.id, score, relevance: relevance ?? NaN };
   }
-  return { scores, relevances };
+  return { ranked, unshared };
 }
 
 function readRunnerUp(v: unknown, problems: string[]): { id: string; gap: number } | undefined {
@@ -352,7 +356,7 @@ function readDecision(
   if (policy === undefined) return undefined;
   const scorerTraits: ScorerTraits =
     scorer !== undefined && options.categoricalScorers.includes(scorer) ? { categorical: true } : {};
-  const rebuilt = createDecideTier2(options.semantics)(read.scores, turn.from, policy, scorerTraits);
+  const rebuilt = createDecideTier2(options.semantics)(read.ranked, turn.from, policy, scorerTraits);
   const runnerUp = readRunnerUp(payload.runnerUp, problems);
   let decisive: boolean;
   if (typeof payload.decisive === 'boolean') decisive = payload.decisive;
@@ -363,16 +367,19 @@ function readDecision(
   }
   // An entry with no share of its own (a hand-built event) takes the rebuilt one: a missing number is not a
   // disagreement. A share JSON wrote as null stays non-finite.
-  const ranked: RankedIntentScore[] = read.scores.map((c, i) => ({
-    id: c.id,
-    score: c.score,
-    relevance: read.relevances[i] ?? rebuilt.ranked.find((r) => r.id === c.id)?.relevance ?? NaN,
-  }));
-  const numbers = runnerUp === undefined ? { ranked, decisive } : { ranked, runnerUp, decisive };
+  let ranked = read.ranked;
+  if (read.unshared !== undefined) {
+    ranked = ranked.slice();
+    for (const i of read.unshared) {
+      const c = ranked[i]!;
+      ranked[i] = { ...c, relevance: rebuilt.ranked.find((r) => r.id === c.id)?.relevance ?? NaN };
+    }
+  }
+  const numbers: Numbers = runnerUp === undefined ? { ranked, decisive } : { ranked, runnerUp, decisive };
   const happened = verdictThatHappened(turn, decider, rebuilt, numbers);
-  const differences = compareWithEvent(rebuilt, turn, decider, runnerUp, decisive, read.scores);
+  const differences = compareWithEvent(rebuilt, turn, decider, runnerUp, decisive, ranked);
   return {
-    scores: read.scores,
+    scores: ranked,
     incumbentId: turn.from,
     policy,
     scorerTraits,
@@ -420,6 +427,22 @@ function verdictThatHappened(
   return { ...rebuilt, ...numbers } as Tier2Verdict;
 }
 
+/** A verdict head with the numbers set on it in place (no spread of the numbers object). */
+function withNumbers(
+  head:
+    | { kind: 'move'; to: string }
+    | { kind: 'stay' }
+    | { kind: 'menu'; offered: readonly string[] }
+    | { kind: 'unmatched' },
+  numbers: Numbers,
+): Tier2Verdict {
+  const v = head as Mutable<Tier2Verdict> & Record<string, unknown>;
+  v.ranked = numbers.ranked;
+  if (numbers.runnerUp !== undefined) v.runnerUp = numbers.runnerUp;
+  v.decisive = numbers.decisive;
+  return v as Tier2Verdict;
+}
+
 const TOLERANCE = 1e-9;
 
 function close(a: number, b: number): boolean {
@@ -449,11 +472,12 @@ function compareWithEvent(
   scores: readonly IntentScore[],
 ): string[] {
   const out: string[] = [];
-  const event = describeTurn(turn, decider);
+  // Described only when there is a difference to say: agreement is the common case.
+  const event = (): string => describeTurn(turn, decider);
   switch (rebuilt.kind) {
     case 'move':
       if (turn.by !== 'intent' || turn.to !== rebuilt.to)
-        out.push(`verdict: event ${event}, rebuilt move to ${rebuilt.to}`);
+        out.push(`verdict: event ${event()}, rebuilt move to ${rebuilt.to}`);
       break;
     case 'stay':
       if (
@@ -461,18 +485,18 @@ function compareWithEvent(
         decider !== undefined ||
         (turn.to !== undefined && turn.to !== turn.from)
       ) {
-        out.push(`verdict: event ${event}, rebuilt stay`);
+        out.push(`verdict: event ${event()}, rebuilt stay`);
       }
       break;
     case 'menu':
       if (!menuFollowed(turn, decider))
-        out.push(`verdict: event ${event}, rebuilt menu ${list(rebuilt.offered)}`);
+        out.push(`verdict: event ${event()}, rebuilt menu ${list(rebuilt.offered)}`);
       else if (turn.offered === undefined || !sameList(turn.offered, rebuilt.offered)) {
         out.push(`menu: event offered ${list(turn.offered)}, rebuilt ${list(rebuilt.offered)}`);
       }
       break;
     case 'unmatched':
-      if (!menuFollowed(turn, decider)) out.push(`verdict: event ${event}, rebuilt unmatched`);
+      if (!menuFollowed(turn, decider)) out.push(`verdict: event ${event()}, rebuilt unmatched`);
       else if (turn.offered !== undefined && !scores.every((c) => turn.offered!.includes(c.id))) {
         out.push(`menu: event offered ${list(turn.offered)}, rebuilt unmatched (every entry)`);
       }

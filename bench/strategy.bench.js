@@ -1,0 +1,211 @@
+// bench/strategy.bench.js — what routescopeObservability costs per agentfootprint event, in ns, at 8 and 64
+// candidates.
+//
+// exportEvent with the real SDK (BatchSpanProcessor, an exporter that discards) on turn_routed events of the
+// framework's shape · "bare spans": the same two spans (tier 2 and turn) started, given the very attributes the
+// strategy wrote, and ended, with no reading, judging or comparing — what any instrumentation that writes these
+// spans must pay · exportEvent with no SDK registered · exportEvent on an event of another type (the framework
+// hands every event to a strategy) · "judge": the 9.62 verdict function alone on the event's scores, which the
+// strategy must run to rebuild the verdict the event does not carry; (exportEvent − judge) ÷ bare is what the
+// strategy costs beyond that judging. Target: exportEvent ÷ bare spans at most 1.3. Rounds interleaved (order
+// rotating), medians over rounds after a warm-up, ratios the median of per-round ratios. Prints figures,
+// asserts nothing.
+import { setImmediate as yieldTurn } from 'node:timers/promises';
+import { SpanKind } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createDecideTier2, routescopeObservability, TURN_ROUTED_EVENT_TYPE } from '../dist/index.js';
+import { createRandom } from './createRandom.js';
+import { reportTarget } from './targets.js';
+
+const CHUNK = 256;
+const ROUNDS = 9;
+const ROUND_MS = 80;
+const VARIANTS = 256;
+const MASK = VARIANTS - 1;
+const decide = createDecideTier2('agentfootprint-9.62');
+
+/** Deterministic turn_routed events as 9.62 emits them: ranked scores, runner-up, decisive, what happened. */
+function makeEvents(candidates, seed) {
+  const random = createRandom(seed);
+  const policy = { nearTieMargin: 0.15, menuSize: 3, floor: 0 };
+  return Array.from({ length: VARIANTS }, (_, n) => {
+    const scores = Array.from({ length: candidates }, (_, i) => ({
+      id: `skill-${i}`,
+      score: random() * 1.2 - 0.2,
+    }));
+    const from = random() < 0.5 ? undefined : `skill-${Math.floor(random() * candidates)}`;
+    const v = decide(scores, from, policy, {});
+    const route =
+      v.kind === 'move'
+        ? { by: 'intent', to: v.to }
+        : v.kind === 'stay'
+          ? { by: 'continuity', to: from }
+          : { by: 'menu', offered: v.kind === 'menu' ? v.offered : scores.map((s) => s.id) };
+    return {
+      type: TURN_ROUTED_EVENT_TYPE,
+      payload: {
+        ...route,
+        ...(from === undefined ? {} : { from }),
+        scorer: 'keyword',
+        scores: v.ranked.map((c) => ({ id: c.id, score: c.score, relevance: c.relevance })),
+        ...(v.runnerUp === undefined ? {} : { runnerUp: v.runnerUp }),
+        decisive: v.decisive,
+        policy,
+      },
+      meta: {
+        wallClockMs: 1796283797308 + n,
+        runOffsetMs: 1,
+        runtimeStageId: 'pick-entry#1',
+        subflowPath: [],
+        compositionPath: ['Agent:agent'],
+        runId: `run-${n}`,
+        sessionId: `sess-${n % 17}`,
+      },
+    };
+  });
+}
+
+function discardingExporter() {
+  const exporter = {
+    spans: 0,
+    export(spans, done) {
+      exporter.spans += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+    forceFlush: () => Promise.resolve(),
+  };
+  return exporter;
+}
+
+/** The spans (name, attributes, start time) the strategy writes for each event, for the bare baseline. */
+function captureSpans(events) {
+  const captured = [];
+  const provider = new BasicTracerProvider({
+    spanProcessors: [
+      new SimpleSpanProcessor({
+        export(spans, done) {
+          for (const s of spans) captured.push(s);
+          done({ code: 0 });
+        },
+        shutdown: () => Promise.resolve(),
+      }),
+    ],
+  });
+  const strategy = routescopeObservability({ tracerProvider: provider });
+  return events.map((e) => {
+    captured.length = 0;
+    strategy.exportEvent(e);
+    return captured.map((s) => ({ name: s.name, attributes: { ...s.attributes }, time: e.meta.wallClockMs }));
+  });
+}
+
+const state = { cursor: 0, sink: 0 };
+function makeLoopJudge() {
+  return function loopJudge(events) {
+    for (let i = 0; i < CHUNK; i++) {
+      const p = events[state.cursor++ & MASK].payload;
+      state.sink ^= decide(p.scores, p.from, p.policy, {}).ranked.length;
+    }
+  };
+}
+function makeLoop(exportEvent) {
+  return new Function(
+    'exportEvent',
+    'CHUNK',
+    'MASK',
+    'state',
+    `return function loop(events) {
+       for (let i = 0; i < CHUNK; i++) exportEvent(events[state.cursor++ & MASK]);
+     };`,
+  )(exportEvent, CHUNK, MASK, state);
+}
+function makeLoopBare(tracer, spansPerEvent) {
+  return function loopBare() {
+    for (let i = 0; i < CHUNK; i++) {
+      for (const s of spansPerEvent[state.cursor++ & MASK]) {
+        const span = tracer.startSpan(s.name, { kind: SpanKind.INTERNAL, startTime: s.time });
+        span.setAttributes(s.attributes);
+        span.end(s.time);
+      }
+    }
+  };
+}
+
+async function round(loop, events, ms) {
+  let ns = 0n;
+  let calls = 0;
+  while (ns < BigInt(ms) * 1_000_000n) {
+    const t0 = process.hrtime.bigint();
+    loop(events);
+    ns += process.hrtime.bigint() - t0;
+    calls += CHUNK;
+    await yieldTurn();
+  }
+  return Number(ns) / calls;
+}
+
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function benchCandidates(candidates) {
+  const events = makeEvents(candidates, 0xe7e + candidates);
+  const others = events.map((e) => ({ ...e, type: 'agentfootprint.agent.llm_start' }));
+  const exporter = discardingExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const spans = captureSpans(events);
+  const strategy = routescopeObservability({ tracerProvider: provider });
+  const noSdk = routescopeObservability();
+  const cases = {
+    strategy: [makeLoop(strategy.exportEvent), events],
+    bare: [makeLoopBare(provider.getTracer('bench-bare'), spans), events],
+    noSdk: [makeLoop(noSdk.exportEvent), events],
+    otherEvent: [makeLoop(strategy.exportEvent), others],
+    judge: [makeLoopJudge(), events],
+  };
+  const names = Object.keys(cases);
+  for (const name of names) await round(cases[name][0], cases[name][1], 200);
+  const results = Object.fromEntries(names.map((name) => [name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(r + j) % names.length];
+      results[name].push(await round(cases[name][0], cases[name][1], ROUND_MS));
+    }
+  }
+  await provider.forceFlush();
+  await provider.shutdown();
+  return {
+    candidates,
+    spansPerEvent: spans.reduce((n, s) => n + s.length, 0) / spans.length,
+    strategy: median(results.strategy),
+    bare: median(results.bare),
+    noSdk: median(results.noSdk),
+    otherEvent: median(results.otherEvent),
+    judge: median(results.judge),
+    overBare: median(results.strategy.map((x, i) => x / results.bare[i])),
+    beyondJudgeOverBare: median(results.strategy.map((x, i) => (x - results.judge[i]) / results.bare[i])),
+    exported: exporter.spans,
+  };
+}
+
+const col = (value, width) => String(value).padStart(width);
+console.log(
+  `node ${process.version}; ${ROUNDS} interleaved rounds of >=${ROUND_MS} ms per case, chunks of ${CHUNK} events; ns per event`,
+);
+console.log(
+  `${col('cands', 5)}${col('spans/ev', 10)}${col('exportEvent', 13)}${col('bare spans', 12)}${col('no SDK', 9)}` +
+    `${col('other type', 12)}${col('judge', 8)}${col('export/bare', 13)}${col('(export-judge)/bare', 21)}${col('exported', 10)}`,
+);
+for (const candidates of [8, 64]) {
+  const r = await benchCandidates(candidates);
+  reportTarget(
+    `${candidates} candidates: strategy exportEvent at most 1.3× bare spans with the same attributes`,
+    `${r.overBare.toFixed(3)}×`,
+    r.overBare <= 1.3,
+  );
+  console.log(
+    `${col(r.candidates, 5)}${col(r.spansPerEvent.toFixed(2), 10)}${col(r.strategy.toFixed(0), 13)}` +
+      `${col(r.bare.toFixed(0), 12)}${col(r.noSdk.toFixed(0), 9)}${col(r.otherEvent.toFixed(1), 12)}` +
+      `${col(r.judge.toFixed(0), 8)}${col(r.overBare.toFixed(3), 13)}${col(r.beyondJudgeOverBare.toFixed(3), 21)}` +
+      `${col(r.exported, 10)}`,
+  );
+}
