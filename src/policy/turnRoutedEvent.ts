@@ -427,22 +427,6 @@ function verdictThatHappened(
   return { ...rebuilt, ...numbers } as Tier2Verdict;
 }
 
-/** A verdict head with the numbers set on it in place (no spread of the numbers object). */
-function withNumbers(
-  head:
-    | { kind: 'move'; to: string }
-    | { kind: 'stay' }
-    | { kind: 'menu'; offered: readonly string[] }
-    | { kind: 'unmatched' },
-  numbers: Numbers,
-): Tier2Verdict {
-  const v = head as Mutable<Tier2Verdict> & Record<string, unknown>;
-  v.ranked = numbers.ranked;
-  if (numbers.runnerUp !== undefined) v.runnerUp = numbers.runnerUp;
-  v.decisive = numbers.decisive;
-  return v as Tier2Verdict;
-}
-
 const TOLERANCE = 1e-9;
 
 function close(a: number, b: number): boolean {
