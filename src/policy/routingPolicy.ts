@@ -203,8 +203,8 @@ function judgeTier2(
   return { kind: 'menu', offered, ...numbers };
 }
 
-/** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a Map. */
-const PAIRWISE_DUPLICATE_MAX = 32;
+/** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a hash table. */
+const PAIRWISE_DUPLICATE_MAX = 16;
 
 /**
  * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework
@@ -212,8 +212,8 @@ const PAIRWISE_DUPLICATE_MAX = 32;
  */
 function judgedScores(scores: readonly IntentScore[], sanitized: number[]): number[] {
   const n = scores.length;
-  let judged: number[] | undefined;
   if (n <= PAIRWISE_DUPLICATE_MAX) {
+    let judged: number[] | undefined;
     for (let i = 0; i < n - 1; i++) {
       const id = scores[i]!.id;
       for (let j = n - 1; j > i; j--) {
@@ -225,12 +225,69 @@ function judgedScores(scores: readonly IntentScore[], sanitized: number[]): numb
     }
     return judged ?? sanitized;
   }
-  const lastAt = new Map<string, number>();
-  for (let i = 0; i < n; i++) lastAt.set(scores[i]!.id, i);
-  if (lastAt.size === n) return sanitized;
-  judged = new Array<number>(n);
-  for (let i = 0; i < n; i++) judged[i] = sanitized[lastAt.get(scores[i]!.id)!]!;
+  const lastAt = lastOccurrences(scores);
+  if (lastAt === undefined) return sanitized;
+  const judged = new Array<number>(n);
+  for (let i = 0; i < n; i++) judged[i] = sanitized[lastAt[i]!]!;
   return judged;
+}
+
+/** Reused open-addressing table of candidate indexes (-1 = empty): no allocation per call once grown. */
+let idTable = new Int32Array(256);
+
+/**
+ * For each entry, the index of its id's last occurrence; undefined when every id is unique. A linear-probing
+ * table over a hash of the id's characters, with `===` deciding: several times cheaper than a Map at the
+ * candidate counts routing sees, and it allocates only when a duplicate exists.
+ */
+function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
+  const n = scores.length;
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  if (idTable.length < size) idTable = new Int32Array(size);
+  const table = idTable;
+  const mask = size - 1;
+  table.fill(-1, 0, size);
+  let lastAt: Int32Array | undefined;
+  for (let i = 0; i < n; i++) {
+    const id = scores[i]!.id;
+    let h = hashId(id) & mask;
+    for (;;) {
+      const j = table[h]!;
+      if (j === -1) {
+        table[h] = i;
+        break;
+      }
+      if (scores[j]!.id === id) {
+        // A repeat: every earlier entry of this id now points at this, its latest occurrence.
+        lastAt ??= identityIndexes(n);
+        for (let k = 0; k < i; k++) if (lastAt[k] === j) lastAt[k] = i;
+        lastAt[j] = i;
+        table[h] = i;
+        break;
+      }
+      h = (h + 1) & mask;
+    }
+  }
+  return lastAt;
+}
+
+function identityIndexes(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/**
+ * A cheap hash of an id: its length and its last four UTF-16 code units (ids of one graph tend to differ at the
+ * end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
+ */
+function hashId(id: unknown): number {
+  const text = typeof id === 'string' ? id : String(id);
+  const n = text.length;
+  let h = Math.imul(n, 0x9e3779b1);
+  for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
 }
 
 /**

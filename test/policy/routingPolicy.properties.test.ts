@@ -362,3 +362,56 @@ describe('the two behaviours', () => {
     );
   });
 });
+
+describe('duplicate ids on every path of the implementation', () => {
+  /**
+   * The 9.62 rule written as plainly as it is stated: a stable ranking by each entry's own sanitized score, each
+   * entry judged by its id's last score (a Map keeps the last), alive / top / runner-up / menu from those.
+   */
+  function reference(scores: IntentScore[], incumbent: string | undefined, policy: RoutingPolicy) {
+    const last = new Map(scores.map((x) => [x.id, sane(x.score)] as const));
+    const ranked = scores
+      .map((x, i) => ({ ...x, i, own: sane(x.score) }))
+      .sort((a, b) => (a.own === b.own ? a.i - b.i : b.own > a.own ? 1 : -1));
+    const alive = ranked.filter((r) => isAlive(last.get(r.id)!, policy.floor));
+    if (alive.length === 0) return { kind: 'unmatched' };
+    const gapTo = (r: { id: string }) => Math.tanh((last.get(alive[0]!.id)! - last.get(r.id)!) / 2);
+    const second = alive[1];
+    const decisive = second === undefined || gapTo(second) >= policy.nearTieMargin;
+    if (decisive) return alive[0]!.id === incumbent ? { kind: 'stay' } : { kind: 'move', to: alive[0]!.id };
+    if (incumbent !== undefined) return { kind: 'stay' };
+    const cap = Math.max(2, policy.menuSize);
+    return {
+      kind: 'menu',
+      offered: alive
+        .filter((r) => gapTo(r) < policy.nearTieMargin)
+        .slice(0, cap)
+        .map((r) => r.id),
+    };
+  }
+
+  it('long lists (17–80 candidates, ids from 20 names) judge as the plainly written rule, under 9.62', () => {
+    const decide962 = createDecideTier2('agentfootprint-9.62');
+    const nameArb = fc.integer({ min: 0, max: 19 }).map((i) => `skill-${i}`);
+    const longArb = fc.array(fc.record({ id: nameArb, score: scoreArb }), { minLength: 17, maxLength: 80 });
+    fc.assert(
+      fc.property(
+        longArb,
+        fc.option(nameArb, { nil: undefined }),
+        fc.record({
+          nearTieMargin: fc.constantFrom(0.15, 0.5, 1),
+          menuSize: fc.constantFrom(2, 3, 5),
+          floor: fc.constantFrom(0, 0.3),
+        }),
+        (scores, incumbent, policy) => {
+          const v = decide962(scores, incumbent, policy);
+          const want = reference(scores, incumbent, policy);
+          expect(v.kind).toBe(want.kind);
+          if (v.kind === 'move') expect(v.to).toBe(want.to);
+          if (v.kind === 'menu') expect(v.offered).toEqual(want.offered);
+        },
+      ),
+      RUNS,
+    );
+  });
+});
