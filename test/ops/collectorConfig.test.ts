@@ -8,6 +8,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { createMemorySdk } from '../helpers/otelSdk.js';
+import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
+import { markMisrouted } from '../../src/instrument/markMisrouted.js';
+import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import {
   KNOWN_ROUTING_NAMES,
   asArray,
@@ -264,7 +270,14 @@ describe('compose stack', () => {
   }
 
   it('runs the collector, Tempo, Jaeger, Prometheus and Grafana with pinned images', () => {
-    expect(Object.keys(services).sort()).toEqual(['grafana', 'jaeger', 'otelcol', 'prometheus', 'tempo']);
+    expect(Object.keys(services).sort()).toEqual([
+      'grafana',
+      'jaeger',
+      'otelcol',
+      'otelcol-volume-init',
+      'prometheus',
+      'tempo',
+    ]);
     for (const [name, raw] of Object.entries(services)) {
       const image = String(asRecord(raw, name).image);
       expect(image, name).toMatch(/:[^:]+$/);
@@ -273,6 +286,45 @@ describe('compose stack', () => {
     const collectorImage = String(asRecord(services.otelcol, 'otelcol').image);
     expect(collectorImage).toBe(
       `otel/opentelemetry-collector-contrib:${components.source.module_version.slice(1)}`,
+    );
+  });
+
+  it("the collector can write the file exporter's folder: an init step hands the volume to the image's user", () => {
+    // otel/opentelemetry-collector-contrib is FROM scratch with `USER 10001:10001`
+    // (opentelemetry-collector-releases, distributions/otelcol-contrib/Dockerfile); a new named volume is root's.
+    const IMAGE_USER = '10001:10001';
+    const otel = asRecord(services.otelcol, 'otelcol');
+    const env = asRecord(otel.environment ?? {}, 'environment');
+    const exporter = asRecord(
+      asRecord(configOf('single.yaml').exporters, 'exporters')['file/routescope'],
+      'file',
+    );
+    const filePath = String(exporter.path).replace(
+      /\$\{env:(\w+):-([^}]*)\}/g,
+      (_m, name: string, fallback: string) => String(env[name] ?? fallback),
+    );
+    const folder = path.posix.dirname(filePath);
+    const volume = (mounts.get('otelcol') ?? []).find((m) => m.target === folder);
+    expect(volume, `nothing is mounted at ${folder}`).toBeDefined();
+    expect(volume!.source.startsWith('.'), 'a named volume, created empty and root-owned').toBe(false);
+    const user = String(otel.user ?? IMAGE_USER);
+    expect(user.split(':')[0], 'the collector runs as a non-root user').not.toBe('0');
+    const inits = Object.entries(services).filter(([name, raw]) => {
+      if (name === 'otelcol') return false;
+      const svc = asRecord(raw, name);
+      const command = collectStrings(svc.command);
+      return (
+        (mounts.get(name) ?? []).some((m) => m.source === volume!.source && m.target === folder) &&
+        command[0] === 'chown' &&
+        command.includes(user) &&
+        command.includes(folder) &&
+        String(svc.user ?? '0').split(':')[0] === '0'
+      );
+    });
+    expect(inits.map(([name]) => name)).toHaveLength(1);
+    const dependsOn = asRecord(otel.depends_on, 'otelcol depends_on');
+    expect(asRecord(dependsOn[inits[0]![0]], 'depends_on entry').condition).toBe(
+      'service_completed_successfully',
     );
   });
 
@@ -365,5 +417,33 @@ describe('compose stack', () => {
     const tempo = asRecord(readRepoYaml('collector-config/stack/tempo.yaml'), 'tempo.yaml');
     const defaults = asRecord(asRecord(tempo.overrides, 'overrides').defaults, 'defaults');
     expect(asRecord(defaults.metrics_generator, 'metrics_generator').processors).toContain('local-blocks');
+  });
+
+  it('tempo.yaml keeps the INTERNAL child spans in local blocks (filter_server_spans: false)', async () => {
+    // Tempo 2.8 local-blocks keeps, by default, only a span that is SERVER-kind or a root
+    // (localblocks/processor.go filterBatches). The spans the panels count are INTERNAL children.
+    const keptByTempoDefault = (s: ReadableSpan) =>
+      s.kind === SpanKind.SERVER || s.parentSpanContext === undefined;
+    const sdk = createMemorySdk();
+    try {
+      const decide = instrumentDecideTier2(decideTier2, { tracerProvider: sdk.provider, routerName: 'r' });
+      decide([{ id: 'a', score: 0.5 }], undefined, { nearTieMargin: 0.1, menuSize: 3 });
+      markMisrouted(
+        { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' },
+        { expected: 'billing' },
+        { tracerProvider: sdk.provider },
+      );
+      const spans = sdk.spans();
+      expect(spans.map((s) => s.name).sort()).toEqual([SPAN_ROUTING_FEEDBACK, SPAN_ROUTING_TIER2]);
+      for (const s of spans) expect(s.kind, s.name).toBe(SpanKind.INTERNAL);
+      const feedback = spans.find((s) => s.name === SPAN_ROUTING_FEEDBACK)!;
+      expect(keptByTempoDefault(feedback)).toBe(false);
+    } finally {
+      await sdk.shutdown();
+    }
+    const tempo = asRecord(readRepoYaml('collector-config/stack/tempo.yaml'), 'tempo.yaml');
+    const generator = asRecord(tempo.metrics_generator, 'metrics_generator');
+    const localBlocks = asRecord(asRecord(generator.processor, 'processor').local_blocks, 'local_blocks');
+    expect(localBlocks.filter_server_spans).toBe(false);
   });
 });
