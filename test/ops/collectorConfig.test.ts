@@ -243,6 +243,47 @@ describe('collector configs', () => {
       expect(KNOWN_ROUTING_NAMES).toContain(n);
   });
 
+  it('tail-sampling.yaml stores every feedback span exactly once, whatever the sampler decides for its trace', () => {
+    // Late spans inherit their trace's decision while it is in the num_traces buffer (contrib
+    // tailsamplingprocessor README, "Late-Arriving Spans"): a late mark in a dropped trace would be lost.
+    const config = configOf('tail-sampling.yaml');
+    const processors = asRecord(config.processors, 'processors');
+    const pipelines = asRecord(asRecord(config.service, 'service').pipelines, 'pipelines');
+    /** Whether a filter processor's span conditions drop a span of this name (`name ==` / `name !=` forms). */
+    const drops = (id: string, name: string) =>
+      (asArray(asRecord(asRecord(processors[id], id).traces, 'traces').span, 'span') as string[]).some((c) =>
+        c.split(' and ').every((clause) => {
+          const m = /^name (==|!=) "([^"]+)"$/.exec(clause.trim());
+          if (m === null) throw new Error(`${id}: condition not modelled: ${c}`);
+          return m[1] === '==' ? name === m[2] : name !== m[2];
+        }),
+      );
+    const storedCopies = (name: string, kept: boolean) =>
+      Object.values(pipelines)
+        .map((raw) => asRecord(raw, 'pipeline'))
+        .filter((p) => (p.exporters as string[]).includes('otlp/tempo'))
+        .filter((p) =>
+          (p.processors as string[]).every((id) =>
+            id === 'tail_sampling' ? kept : typeOf(id) === 'filter' ? !drops(id, name) : true,
+          ),
+        ).length;
+    for (const kept of [true, false]) {
+      expect(storedCopies(SPAN_ROUTING_FEEDBACK, kept), `feedback, trace kept=${kept}`).toBe(1);
+      expect(storedCopies(SPAN_ROUTING_TIER2, kept), `tier2, trace kept=${kept}`).toBe(kept ? 1 : 0);
+      expect(storedCopies('llm.chat', kept), `other span, trace kept=${kept}`).toBe(kept ? 1 : 0);
+    }
+    // The sampler itself still sees feedback spans: no filter drops them before it.
+    const sampled = Object.values(pipelines)
+      .map((raw) => asRecord(raw, 'pipeline'))
+      .find((p) => (p.processors as string[]).includes('tail_sampling'))!;
+    const before = (sampled.processors as string[]).slice(
+      0,
+      (sampled.processors as string[]).indexOf('tail_sampling'),
+    );
+    for (const id of before.filter((x) => typeOf(x) === 'filter'))
+      expect(drops(id, SPAN_ROUTING_FEEDBACK)).toBe(false);
+  });
+
   it('scale-out.yaml load-balances by trace id and no sampling or aggregation happens in that tier', () => {
     const config = configOf('scale-out.yaml');
     const lb = asRecord(asRecord(config.exporters, 'exporters').loadbalancing, 'loadbalancing');
