@@ -14,8 +14,11 @@ import { createMemorySdk } from '../helpers/otelSdk.js';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { markMisrouted } from '../../src/instrument/markMisrouted.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import { spawnSync } from 'node:child_process';
 import {
+  ALLOWED_LABELS,
   KNOWN_ROUTING_NAMES,
+  analyzePromql,
   asArray,
   asRecord,
   collectStrings,
@@ -34,6 +37,7 @@ import {
   SPAN_ROUTING_TIER2,
 } from '../../src/instrument/semconv.js';
 import {
+  PROMETHEUS_SERIES_NAMES,
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
   SPANMETRICS_NAMESPACE,
@@ -312,6 +316,7 @@ describe('compose stack', () => {
 
   it('runs the collector, Tempo, Jaeger, Prometheus and Grafana with pinned images', () => {
     expect(Object.keys(services).sort()).toEqual([
+      'alertmanager',
       'grafana',
       'jaeger',
       'otelcol',
@@ -382,7 +387,7 @@ describe('compose stack', () => {
 
   it('each service is started with the config file it mounts', () => {
     const targetsOf = (service: string) => (mounts.get(service) ?? []).map((m) => m.target);
-    for (const service of ['otelcol', 'tempo', 'jaeger', 'prometheus']) {
+    for (const service of ['otelcol', 'tempo', 'jaeger', 'prometheus', 'alertmanager']) {
       const command = collectStrings(asRecord(services[service], service).command).join(' ');
       const configPath = /config(?:\.file)?=(\S+)/.exec(command)?.[1];
       expect(configPath, `${service} command`).toBeDefined();
@@ -441,6 +446,81 @@ describe('compose stack', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('exemplars reach Grafana: spanmetrics adds them, the exporter writes OpenMetrics, Prometheus stores them', () => {
+    for (const file of ['single.yaml', 'tail-sampling.yaml']) {
+      const config = configOf(file);
+      const connector = asRecord(asRecord(config.connectors, 'connectors').spanmetrics, 'spanmetrics');
+      expect(asRecord(connector.exemplars, `${file} exemplars`).enabled, file).toBe(true);
+      // Exemplars are written only in OpenMetrics (contrib prometheusexporter README, enable_open_metrics).
+      const exporter = asRecord(asRecord(config.exporters, 'exporters').prometheus, 'prometheus');
+      expect(exporter.enable_open_metrics, file).toBe(true);
+    }
+    const command = collectStrings(asRecord(services.prometheus, 'prometheus').command);
+    expect(command).toContain('--enable-feature=exemplar-storage');
+    const datasources = asArray(
+      asRecord(readRepoYaml('dashboards/grafana/provisioning/datasources/routescope.yaml'), 'ds').datasources,
+      'datasources',
+    ).map((d) => asRecord(d, 'datasource'));
+    const prom = datasources.find((d) => d.type === 'prometheus')!;
+    const tempo = datasources.find((d) => d.type === 'tempo')!;
+    const destinations = asArray(asRecord(prom.jsonData, 'jsonData').exemplarTraceIdDestinations, 'dest');
+    // The exporter's exemplar label for the trace id is `trace_id` (prometheustranslator.ExemplarTraceIDKey).
+    expect(destinations.map((d) => asRecord(d, 'dest'))).toContainEqual({
+      name: 'trace_id',
+      datasourceUid: tempo.uid,
+    });
+    const dashboard = JSON.parse(readRepoText('dashboards/grafana/routing.json')) as {
+      panels: Array<{ id: number; targets?: Array<{ exemplar?: boolean }> }>;
+    };
+    expect(dashboard.panels.find((p) => p.id === 1)?.targets?.[0]?.exemplar).toBe(true);
+  });
+
+  it("Tempo's tracesToMetrics runs explicit queries over the metrics this stack writes", () => {
+    const tempo = asArray(
+      asRecord(readRepoYaml('dashboards/grafana/provisioning/datasources/routescope.yaml'), 'ds').datasources,
+      'datasources',
+    )
+      .map((d) => asRecord(d, 'datasource'))
+      .find((d) => d.type === 'tempo')!;
+    const t2m = asRecord(asRecord(tempo.jsonData, 'jsonData').tracesToMetrics, 'tracesToMetrics');
+    const tags = asArray(t2m.tags, 'tags').map((t) => asRecord(t, 'tag'));
+    for (const t of tags) expect(ALLOWED_LABELS).toContain(String(t.value));
+    const queries = asArray(t2m.queries, 'queries').map((q) => String(asRecord(q, 'query').query));
+    expect(queries.length).toBeGreaterThan(0);
+    const tagMatchers = tags.map((t) => `${String(t.value)}="support"`).join(', ');
+    for (const q of queries) {
+      expect(q).toContain('$__tags');
+      const facts = analyzePromql(q.replaceAll('$__tags', tagMatchers));
+      expect(facts.errors, q).toEqual([]);
+      for (const m of facts.metricNames) expect(PROMETHEUS_SERIES_NAMES, q).toContain(m);
+      for (const l of facts.labelNames) expect(ALLOWED_LABELS, q).toContain(l);
+    }
+  });
+
+  it("the stack's Alertmanager receives Prometheus' alerts, and amtool accepts its config", () => {
+    const prom = asRecord(readRepoYaml('collector-config/stack/prometheus.yaml'), 'prometheus.yaml');
+    const managers = asArray(asRecord(prom.alerting, 'alerting').alertmanagers, 'alertmanagers');
+    const targets = managers.flatMap((m) =>
+      asArray(asRecord(m, 'am').static_configs, 'static_configs').flatMap(
+        (s) => asRecord(s, 'static').targets as string[],
+      ),
+    );
+    expect(targets).toEqual(['alertmanager:9093']);
+    expect(Object.keys(services)).toContain('alertmanager');
+    const found = spawnSync('amtool', ['--version'], { encoding: 'utf8' });
+    if (found.error || found.status !== 0) {
+      throw new Error(
+        'amtool not found on PATH: install the Debian package `prometheus-alertmanager` (bash test/setup/install-tools.sh)',
+      );
+    }
+    const check = spawnSync('amtool', ['check-config', 'stack/alertmanager.yaml'], {
+      cwd: composeDir,
+      encoding: 'utf8',
+    });
+    expect(`${check.stdout}${check.stderr}`).toContain('SUCCESS');
+    expect(check.status).toBe(0);
   });
 
   it('jaeger.yaml wires only components it defines and reads SPM metrics from the Prometheus service', () => {
