@@ -14,6 +14,8 @@ import {
   analyzePromql,
   asArray,
   asRecord,
+  PROMETHEUS_OWN_SERIES,
+  readRepoText,
   readRepoYaml,
   repoPath,
   requirePromtool,
@@ -31,6 +33,16 @@ interface Rule {
   expr: string;
   for?: string;
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** The anchor GitHub gives a Markdown heading: lower case, punctuation dropped, spaces to hyphens. */
+function githubAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
 }
 
 function rulesOf(source: string): Rule[] {
@@ -62,7 +74,7 @@ describe('Prometheus alert rules', () => {
     describe(`routing-${source}.rules.yaml`, () => {
       const rules = rulesOf(source);
       const recorded = new Set(rules.flatMap((r) => (r.record ? [r.record] : [])));
-      const known = new Set<string>([...PROMETHEUS_SERIES_NAMES, ...recorded]);
+      const known = new Set<string>([...PROMETHEUS_SERIES_NAMES, ...PROMETHEUS_OWN_SERIES, ...recorded]);
 
       it('every expression parses and names only known metrics and routing labels', () => {
         const problems = rules.flatMap((r) => exprProblems(r.expr, known, r.record ?? r.alert ?? '?'));
@@ -73,10 +85,11 @@ describe('Prometheus alert rules', () => {
         const raw = new Set(
           rules.flatMap((r) => analyzePromql(r.expr).metricNames).filter((m) => !recorded.has(m)),
         );
-        expect([...raw]).toEqual([
+        expect([...raw].sort()).toEqual([
           source === 'spanmetrics'
             ? 'traces_span_metrics_calls_total'
             : 'agentfootprint_routing_decisions_total',
+          'up',
         ]);
         for (const r of rules) expect(r.labels?.metrics_source, r.record ?? r.alert).toBe(source);
       });
@@ -110,8 +123,34 @@ describe('Prometheus alert rules', () => {
         'RoutingFloorlessScorerInProduction',
         'RoutingUnmatchedSurge',
         'RoutingInconsistentVerdicts',
+        'RoutingNonFiniteScores',
+        'RoutingMetricsAbsent',
+        'RoutingMetricsTargetDown',
       ]),
     );
+  });
+
+  it('every alert links a runbook section of docs/operations.md and a panel of the dashboard', () => {
+    const headings = new Set(
+      [...readRepoText('docs/operations.md').matchAll(/^#+ .*?\{#([a-z0-9-]+)\}$|^#+ (.+)$/gm)].map((m) =>
+        m[1] !== undefined ? m[1] : githubAnchor(m[2]!),
+      ),
+    );
+    const dashboard = JSON.parse(readRepoText('dashboards/grafana/routing.json')) as {
+      uid: string;
+      panels: Array<{ id: number }>;
+    };
+    const panelIds = new Set(dashboard.panels.map((p) => String(p.id)));
+    for (const source of SOURCES) {
+      for (const r of rulesOf(source).filter((x) => x.alert !== undefined)) {
+        const a = r.annotations ?? {};
+        const where = `${source} ${r.alert}`;
+        expect(a.runbook_url, where).toBe(`docs/operations.md#runbook-${r.alert!.toLowerCase()}`);
+        expect(headings, where).toContain(a.runbook_url!.split('#')[1]);
+        expect(a.dashboard_uid, where).toBe(dashboard.uid);
+        expect(panelIds, where).toContain(a.panel_id);
+      }
+    }
   });
 
   it('the unit tests bite: a weakened budget or a lost span filter makes promtool test rules fail', () => {
@@ -122,6 +161,16 @@ describe('Prometheus alert rules', () => {
         (s) => s.replaceAll('span_name="agentfootprint.routing.tier2"', 'span_name!=""'),
       ],
       ['production matcher widened', (s) => s.replace('prod|production', 'prod|production|staging')],
+      [
+        'new series no longer counted (increase only)',
+        (s) =>
+          s.replaceAll(/\n\s*or\n\s*\(traces_span_metrics_calls_total\{[^}]*\}\n\s*unless [^\n]*\)/g, ''),
+      ],
+      ['unmatched-surge traffic floor dropped', (s) => s.replace(') >= 30', ') >= 0')],
+      [
+        'absence alert on the wrong metric',
+        (s) => s.replace('absent(traces_span_metrics_calls_total', 'absent(up'),
+      ],
     ];
     for (const [what, mutate] of mutations) {
       const dir = tempDir();
@@ -196,10 +245,10 @@ describe('Grafana alert provisioning', () => {
     }
   });
 
-  it('has the five alerts for each label set, every query parsing and naming only known metrics and labels', () => {
+  it('has the seven alerts for each label set, every query parsing and naming only known metrics and labels', () => {
     expect([...rulesBySource.keys()].sort()).toEqual([...SOURCES].sort());
-    for (const source of SOURCES) expect(rulesBySource.get(source)?.length, source).toBe(5);
-    const known = new Set<string>(PROMETHEUS_SERIES_NAMES);
+    for (const source of SOURCES) expect(rulesBySource.get(source)?.length, source).toBe(7);
+    const known = new Set<string>([...PROMETHEUS_SERIES_NAMES, ...PROMETHEUS_OWN_SERIES]);
     expect(all.flatMap((r) => exprProblems(exprOf(r), known, r.uid))).toEqual([]);
   });
 
@@ -210,6 +259,8 @@ describe('Grafana alert provisioning', () => {
       'Sudden rise of unmatched': 'RoutingUnmatchedSurge',
       'Inconsistent verdicts': 'RoutingInconsistentVerdicts',
       'Non-finite scores': 'RoutingNonFiniteScores',
+      'Routing metrics absent': 'RoutingMetricsAbsent',
+      'Routing metrics target down': 'RoutingMetricsTargetDown',
     };
     for (const source of SOURCES) {
       const dir = tempDir();

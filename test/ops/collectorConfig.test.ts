@@ -8,8 +8,17 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { createMemorySdk } from '../helpers/otelSdk.js';
+import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
+import { markMisrouted } from '../../src/instrument/markMisrouted.js';
+import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import { spawnSync } from 'node:child_process';
 import {
+  ALLOWED_LABELS,
   KNOWN_ROUTING_NAMES,
+  analyzePromql,
   asArray,
   asRecord,
   collectStrings,
@@ -28,6 +37,7 @@ import {
   SPAN_ROUTING_TIER2,
 } from '../../src/instrument/semconv.js';
 import {
+  PROMETHEUS_SERIES_NAMES,
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
   SPANMETRICS_NAMESPACE,
@@ -237,6 +247,47 @@ describe('collector configs', () => {
       expect(KNOWN_ROUTING_NAMES).toContain(n);
   });
 
+  it('tail-sampling.yaml stores every feedback span exactly once, whatever the sampler decides for its trace', () => {
+    // Late spans inherit their trace's decision while it is in the num_traces buffer (contrib
+    // tailsamplingprocessor README, "Late-Arriving Spans"): a late mark in a dropped trace would be lost.
+    const config = configOf('tail-sampling.yaml');
+    const processors = asRecord(config.processors, 'processors');
+    const pipelines = asRecord(asRecord(config.service, 'service').pipelines, 'pipelines');
+    /** Whether a filter processor's span conditions drop a span of this name (`name ==` / `name !=` forms). */
+    const drops = (id: string, name: string) =>
+      (asArray(asRecord(asRecord(processors[id], id).traces, 'traces').span, 'span') as string[]).some((c) =>
+        c.split(' and ').every((clause) => {
+          const m = /^name (==|!=) "([^"]+)"$/.exec(clause.trim());
+          if (m === null) throw new Error(`${id}: condition not modelled: ${c}`);
+          return m[1] === '==' ? name === m[2] : name !== m[2];
+        }),
+      );
+    const storedCopies = (name: string, kept: boolean) =>
+      Object.values(pipelines)
+        .map((raw) => asRecord(raw, 'pipeline'))
+        .filter((p) => (p.exporters as string[]).includes('otlp/tempo'))
+        .filter((p) =>
+          (p.processors as string[]).every((id) =>
+            id === 'tail_sampling' ? kept : typeOf(id) === 'filter' ? !drops(id, name) : true,
+          ),
+        ).length;
+    for (const kept of [true, false]) {
+      expect(storedCopies(SPAN_ROUTING_FEEDBACK, kept), `feedback, trace kept=${kept}`).toBe(1);
+      expect(storedCopies(SPAN_ROUTING_TIER2, kept), `tier2, trace kept=${kept}`).toBe(kept ? 1 : 0);
+      expect(storedCopies('llm.chat', kept), `other span, trace kept=${kept}`).toBe(kept ? 1 : 0);
+    }
+    // The sampler itself still sees feedback spans: no filter drops them before it.
+    const sampled = Object.values(pipelines)
+      .map((raw) => asRecord(raw, 'pipeline'))
+      .find((p) => (p.processors as string[]).includes('tail_sampling'))!;
+    const before = (sampled.processors as string[]).slice(
+      0,
+      (sampled.processors as string[]).indexOf('tail_sampling'),
+    );
+    for (const id of before.filter((x) => typeOf(x) === 'filter'))
+      expect(drops(id, SPAN_ROUTING_FEEDBACK)).toBe(false);
+  });
+
   it('scale-out.yaml load-balances by trace id and no sampling or aggregation happens in that tier', () => {
     const config = configOf('scale-out.yaml');
     const lb = asRecord(asRecord(config.exporters, 'exporters').loadbalancing, 'loadbalancing');
@@ -264,7 +315,15 @@ describe('compose stack', () => {
   }
 
   it('runs the collector, Tempo, Jaeger, Prometheus and Grafana with pinned images', () => {
-    expect(Object.keys(services).sort()).toEqual(['grafana', 'jaeger', 'otelcol', 'prometheus', 'tempo']);
+    expect(Object.keys(services).sort()).toEqual([
+      'alertmanager',
+      'grafana',
+      'jaeger',
+      'otelcol',
+      'otelcol-volume-init',
+      'prometheus',
+      'tempo',
+    ]);
     for (const [name, raw] of Object.entries(services)) {
       const image = String(asRecord(raw, name).image);
       expect(image, name).toMatch(/:[^:]+$/);
@@ -273,6 +332,45 @@ describe('compose stack', () => {
     const collectorImage = String(asRecord(services.otelcol, 'otelcol').image);
     expect(collectorImage).toBe(
       `otel/opentelemetry-collector-contrib:${components.source.module_version.slice(1)}`,
+    );
+  });
+
+  it("the collector can write the file exporter's folder: an init step hands the volume to the image's user", () => {
+    // otel/opentelemetry-collector-contrib is FROM scratch with `USER 10001:10001`
+    // (opentelemetry-collector-releases, distributions/otelcol-contrib/Dockerfile); a new named volume is root's.
+    const IMAGE_USER = '10001:10001';
+    const otel = asRecord(services.otelcol, 'otelcol');
+    const env = asRecord(otel.environment ?? {}, 'environment');
+    const exporter = asRecord(
+      asRecord(configOf('single.yaml').exporters, 'exporters')['file/routescope'],
+      'file',
+    );
+    const filePath = String(exporter.path).replace(
+      /\$\{env:(\w+):-([^}]*)\}/g,
+      (_m, name: string, fallback: string) => String(env[name] ?? fallback),
+    );
+    const folder = path.posix.dirname(filePath);
+    const volume = (mounts.get('otelcol') ?? []).find((m) => m.target === folder);
+    expect(volume, `nothing is mounted at ${folder}`).toBeDefined();
+    expect(volume!.source.startsWith('.'), 'a named volume, created empty and root-owned').toBe(false);
+    const user = String(otel.user ?? IMAGE_USER);
+    expect(user.split(':')[0], 'the collector runs as a non-root user').not.toBe('0');
+    const inits = Object.entries(services).filter(([name, raw]) => {
+      if (name === 'otelcol') return false;
+      const svc = asRecord(raw, name);
+      const command = collectStrings(svc.command);
+      return (
+        (mounts.get(name) ?? []).some((m) => m.source === volume!.source && m.target === folder) &&
+        command[0] === 'chown' &&
+        command.includes(user) &&
+        command.includes(folder) &&
+        String(svc.user ?? '0').split(':')[0] === '0'
+      );
+    });
+    expect(inits.map(([name]) => name)).toHaveLength(1);
+    const dependsOn = asRecord(otel.depends_on, 'otelcol depends_on');
+    expect(asRecord(dependsOn[inits[0]![0]], 'depends_on entry').condition).toBe(
+      'service_completed_successfully',
     );
   });
 
@@ -289,7 +387,7 @@ describe('compose stack', () => {
 
   it('each service is started with the config file it mounts', () => {
     const targetsOf = (service: string) => (mounts.get(service) ?? []).map((m) => m.target);
-    for (const service of ['otelcol', 'tempo', 'jaeger', 'prometheus']) {
+    for (const service of ['otelcol', 'tempo', 'jaeger', 'prometheus', 'alertmanager']) {
       const command = collectStrings(asRecord(services[service], service).command).join(' ');
       const configPath = /config(?:\.file)?=(\S+)/.exec(command)?.[1];
       expect(configPath, `${service} command`).toBeDefined();
@@ -350,6 +448,81 @@ describe('compose stack', () => {
     }
   });
 
+  it('exemplars reach Grafana: spanmetrics adds them, the exporter writes OpenMetrics, Prometheus stores them', () => {
+    for (const file of ['single.yaml', 'tail-sampling.yaml']) {
+      const config = configOf(file);
+      const connector = asRecord(asRecord(config.connectors, 'connectors').spanmetrics, 'spanmetrics');
+      expect(asRecord(connector.exemplars, `${file} exemplars`).enabled, file).toBe(true);
+      // Exemplars are written only in OpenMetrics (contrib prometheusexporter README, enable_open_metrics).
+      const exporter = asRecord(asRecord(config.exporters, 'exporters').prometheus, 'prometheus');
+      expect(exporter.enable_open_metrics, file).toBe(true);
+    }
+    const command = collectStrings(asRecord(services.prometheus, 'prometheus').command);
+    expect(command).toContain('--enable-feature=exemplar-storage');
+    const datasources = asArray(
+      asRecord(readRepoYaml('dashboards/grafana/provisioning/datasources/routescope.yaml'), 'ds').datasources,
+      'datasources',
+    ).map((d) => asRecord(d, 'datasource'));
+    const prom = datasources.find((d) => d.type === 'prometheus')!;
+    const tempo = datasources.find((d) => d.type === 'tempo')!;
+    const destinations = asArray(asRecord(prom.jsonData, 'jsonData').exemplarTraceIdDestinations, 'dest');
+    // The exporter's exemplar label for the trace id is `trace_id` (prometheustranslator.ExemplarTraceIDKey).
+    expect(destinations.map((d) => asRecord(d, 'dest'))).toContainEqual({
+      name: 'trace_id',
+      datasourceUid: tempo.uid,
+    });
+    const dashboard = JSON.parse(readRepoText('dashboards/grafana/routing.json')) as {
+      panels: Array<{ id: number; targets?: Array<{ exemplar?: boolean }> }>;
+    };
+    expect(dashboard.panels.find((p) => p.id === 1)?.targets?.[0]?.exemplar).toBe(true);
+  });
+
+  it("Tempo's tracesToMetrics runs explicit queries over the metrics this stack writes", () => {
+    const tempo = asArray(
+      asRecord(readRepoYaml('dashboards/grafana/provisioning/datasources/routescope.yaml'), 'ds').datasources,
+      'datasources',
+    )
+      .map((d) => asRecord(d, 'datasource'))
+      .find((d) => d.type === 'tempo')!;
+    const t2m = asRecord(asRecord(tempo.jsonData, 'jsonData').tracesToMetrics, 'tracesToMetrics');
+    const tags = asArray(t2m.tags, 'tags').map((t) => asRecord(t, 'tag'));
+    for (const t of tags) expect(ALLOWED_LABELS).toContain(String(t.value));
+    const queries = asArray(t2m.queries, 'queries').map((q) => String(asRecord(q, 'query').query));
+    expect(queries.length).toBeGreaterThan(0);
+    const tagMatchers = tags.map((t) => `${String(t.value)}="support"`).join(', ');
+    for (const q of queries) {
+      expect(q).toContain('$__tags');
+      const facts = analyzePromql(q.replaceAll('$__tags', tagMatchers));
+      expect(facts.errors, q).toEqual([]);
+      for (const m of facts.metricNames) expect(PROMETHEUS_SERIES_NAMES, q).toContain(m);
+      for (const l of facts.labelNames) expect(ALLOWED_LABELS, q).toContain(l);
+    }
+  });
+
+  it("the stack's Alertmanager receives Prometheus' alerts, and amtool accepts its config", () => {
+    const prom = asRecord(readRepoYaml('collector-config/stack/prometheus.yaml'), 'prometheus.yaml');
+    const managers = asArray(asRecord(prom.alerting, 'alerting').alertmanagers, 'alertmanagers');
+    const targets = managers.flatMap((m) =>
+      asArray(asRecord(m, 'am').static_configs, 'static_configs').flatMap(
+        (s) => asRecord(s, 'static').targets as string[],
+      ),
+    );
+    expect(targets).toEqual(['alertmanager:9093']);
+    expect(Object.keys(services)).toContain('alertmanager');
+    const found = spawnSync('amtool', ['--version'], { encoding: 'utf8' });
+    if (found.error || found.status !== 0) {
+      throw new Error(
+        'amtool not found on PATH: install the Debian package `prometheus-alertmanager` (bash test/setup/install-tools.sh)',
+      );
+    }
+    const check = spawnSync('amtool', ['check-config', 'stack/alertmanager.yaml'], {
+      cwd: composeDir,
+      encoding: 'utf8',
+    });
+    expect(`${check.stdout}${check.stderr}`).toContain('SUCCESS');
+    expect(check.status).toBe(0);
+  });
+
   it('jaeger.yaml wires only components it defines and reads SPM metrics from the Prometheus service', () => {
     const jaeger = asRecord(readRepoYaml('collector-config/stack/jaeger.yaml'), 'jaeger.yaml');
     expect(wiringProblems(jaeger, 'jaeger.yaml')).toEqual([]);
@@ -365,5 +538,33 @@ describe('compose stack', () => {
     const tempo = asRecord(readRepoYaml('collector-config/stack/tempo.yaml'), 'tempo.yaml');
     const defaults = asRecord(asRecord(tempo.overrides, 'overrides').defaults, 'defaults');
     expect(asRecord(defaults.metrics_generator, 'metrics_generator').processors).toContain('local-blocks');
+  });
+
+  it('tempo.yaml keeps the INTERNAL child spans in local blocks (filter_server_spans: false)', async () => {
+    // Tempo 2.8 local-blocks keeps, by default, only a span that is SERVER-kind or a root
+    // (localblocks/processor.go filterBatches). The spans the panels count are INTERNAL children.
+    const keptByTempoDefault = (s: ReadableSpan) =>
+      s.kind === SpanKind.SERVER || s.parentSpanContext === undefined;
+    const sdk = createMemorySdk();
+    try {
+      const decide = instrumentDecideTier2(decideTier2, { tracerProvider: sdk.provider, routerName: 'r' });
+      decide([{ id: 'a', score: 0.5 }], undefined, { nearTieMargin: 0.1, menuSize: 3 });
+      markMisrouted(
+        { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' },
+        { expected: 'billing' },
+        { tracerProvider: sdk.provider },
+      );
+      const spans = sdk.spans();
+      expect(spans.map((s) => s.name).sort()).toEqual([SPAN_ROUTING_FEEDBACK, SPAN_ROUTING_TIER2]);
+      for (const s of spans) expect(s.kind, s.name).toBe(SpanKind.INTERNAL);
+      const feedback = spans.find((s) => s.name === SPAN_ROUTING_FEEDBACK)!;
+      expect(keptByTempoDefault(feedback)).toBe(false);
+    } finally {
+      await sdk.shutdown();
+    }
+    const tempo = asRecord(readRepoYaml('collector-config/stack/tempo.yaml'), 'tempo.yaml');
+    const generator = asRecord(tempo.metrics_generator, 'metrics_generator');
+    const localBlocks = asRecord(asRecord(generator.processor, 'processor').local_blocks, 'local_blocks');
+    expect(localBlocks.filter_server_spans).toBe(false);
   });
 });

@@ -94,6 +94,9 @@ export const ROUTING_METRIC_LABELS: ReadonlySet<string> = new Set(
   ROUTING_METRIC_ATTRIBUTE_KEYS.map(toPrometheusName),
 );
 
+/** Series Prometheus writes itself that the pipeline alerts read (`up`: 1 when a target's last scrape worked). */
+export const PROMETHEUS_OWN_SERIES: readonly string[] = ['up'];
+
 /** Every label a rule or dashboard may use. */
 export const ALLOWED_LABELS: ReadonlySet<string> = new Set<string>([
   ...ROUTING_METRIC_LABELS,
