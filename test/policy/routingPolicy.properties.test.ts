@@ -10,8 +10,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../../src/policy/types.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
-const RUNS = { numRuns: 400 };
+const RUNS = { numRuns: propertyRuns(400) };
 
 const idArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
 const scoreArb: fc.Arbitrary<number> = fc.oneof(
@@ -127,7 +128,7 @@ describe('routingPolicy laws', () => {
         const expected = levels.flatMap((level) => scores.filter((x) => sane(x.score) === level));
         expect(v.ranked.map((r) => r.id)).toEqual(expected.map((x) => x.id));
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
