@@ -318,6 +318,10 @@ function readJsonBody(
 async function* readJsonLines(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
   const out: TraceRecord[] = [];
   for await (const raw of splitLines(stream, MAX_LINE_BYTES)) {
+    if (typeof raw === 'number') {
+      ctx.line += raw;
+      continue;
+    }
     const line = ++ctx.line;
     if (raw === null) {
       ctx.stats.lines++;
