@@ -66,7 +66,8 @@ const OTLP_REQUEST_OPENER = Buffer.from('{"resourceSpans"');
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
-const KNOWN_FORMATS =
+/** What routescope reads, for messages about an input it cannot. */
+export const KNOWN_FORMATS =
   'routescope reads OTLP/JSON (JSON lines or one document, Jaeger v2 and Tempo wrappers), the Collector file ' +
   "exporter's proto and zstd output, gzip, and Jaeger v1 JSON";
 
@@ -160,6 +161,14 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
     while (i < head.length && isJsonStart(head[i]) && head[i] !== 0x7b && head[i] !== 0x5b) i++;
     if (i === head.length) return ended ? { kind: 'empty' } : { kind: 'json-lines' };
     if (head[i] !== 0x7b && head[i] !== 0x5b) {
+      // Protobuf's first tag byte is a newline; the bytes after it tell it from text.
+      if (looksLikeOtlpProto(head)) {
+        return {
+          kind: 'unknown',
+          reason:
+            "binary protobuf (an OTLP export request, it seems) without the file exporter's 4-byte length framing; export it with the file exporter's format: proto, or as OTLP/JSON",
+        };
+      }
       return { kind: 'unknown', reason: 'text that is not JSON (it does not start with { or [)' };
     }
     return sniffJsonText(head, ended);
@@ -179,6 +188,17 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
   }
   const shown = [...head.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
   return { kind: 'unknown', reason: `an unknown format (first bytes ${shown})` };
+}
+
+/** Field 1 (`resource_spans`), length-delimited, with a length that fits: how a protobuf request starts. */
+function looksLikeOtlpProto(head: Buffer): boolean {
+  if (head[0] !== 0x0a) return false;
+  let length = 0;
+  for (let i = 1, shift = 1; i < Math.min(head.length, 6); i++, shift *= 128) {
+    length += (head[i]! & 0x7f) * shift;
+    if ((head[i]! & 0x80) === 0) return length > 0 && length <= MAX_RECORD_BYTES && head[i + 1] === 0x0a;
+  }
+  return false;
 }
 
 /** A named file in no known format is an input error; one found in a folder is reported and skipped. */
@@ -557,7 +577,12 @@ async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator
   }
 }
 
-async function* readStream(ctx: FileContext, source: ByteStream, depth: number): AsyncGenerator<TraceRecord> {
+async function* readStream(
+  ctx: FileContext,
+  source: ByteStream,
+  depth: number,
+  compressed?: 'gzip' | 'zstd',
+): AsyncGenerator<TraceRecord> {
   const { head, ended, stream } = await peekStream(source, SNIFF_BYTES);
   const sniffed = sniff(head, ended);
   switch (sniffed.kind) {
@@ -575,6 +600,7 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
           ctx,
           sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),
           depth + 1,
+          sniffed.kind,
         );
         return;
       }
@@ -591,7 +617,10 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
       yield* readJsonDocument(ctx, ownChunks(stream));
       return;
     case 'unknown':
-      rejectFormat(ctx, depth > 0 ? `compressed ${sniffed.reason}` : sniffed.reason);
+      rejectFormat(
+        ctx,
+        compressed === undefined ? sniffed.reason : `${compressed} holding ${sniffed.reason}`,
+      );
       return;
   }
 }
@@ -628,12 +657,41 @@ async function* readOneInput(
     if (error instanceof InputError) throw error;
     // A corrupt compressed stream or a read failure part-way: keep what was read, say where it stopped.
     const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | null)?.code;
     badLine(
       ctx,
       ctx.line + 1,
-      `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of the file was not read`,
+      code === 'Z_BUF_ERROR'
+        ? 'stopped reading here: the gzip stream ends before its end (the file was truncated); everything before was read'
+        : `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of the file was not read`,
     );
   }
+}
+
+/**
+ * Open one input file for `ctx`; a failure is an InputError that says what to do, except for a file found in
+ * a folder: that one is reported (`unreadable`) and skipped, and the rest of the folder is read.
+ */
+async function openForReading(ctx: FileContext, input: string): Promise<FileHandle | undefined> {
+  try {
+    return await openInputFile(ctx.file, input);
+  } catch (error) {
+    if (!(error instanceof InputError) || ctx.named) throw error;
+    const prefix = `${ctx.file}: `;
+    const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    reportProblem(ctx.stats, {
+      file: ctx.file,
+      line: 0,
+      kind: 'unreadable',
+      reason: `${why} Skipped; the other files were read`,
+    });
+    return undefined;
+  }
+}
+
+/** A folder entry that is not read (see listInputFiles), reported with why. */
+function reportSkipped(stats: ReadStats, file: string, reason: string): void {
+  reportProblem(stats, { file, line: 0, kind: 'unsupported', reason: `${reason}; skipped` });
 }
 
 /** Open one input file; a failure is an InputError that says what to do. */
@@ -675,7 +733,13 @@ export async function* readTraceInputs(
       continue;
     }
     for (const file of files) {
-      const handle = await openInputFile(file.path, input);
+      if (file.skip !== undefined) {
+        reportSkipped(stats, file.path, file.skip);
+        continue;
+      }
+      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
+      const handle = await openForReading(ctx, input);
+      if (handle === undefined) continue;
       let totalBytes: number | undefined;
       try {
         const info = await handle.stat();
@@ -683,7 +747,6 @@ export async function* readTraceInputs(
       } catch {
         // Size is only for progress (and a file that cannot be stat'ed is read in order, as a pipe is).
       }
-      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
       try {
         // Only a regular file is read by position; a pipe or device is read in order from where it stands.
         const chunks = readFileChunks(handle, totalBytes === undefined ? null : 0);
@@ -706,6 +769,8 @@ export interface ReadUnit {
   readonly split: boolean;
   /** The file's size, for progress. */
   readonly size?: number;
+  /** Why this folder entry is not read (listInputFiles); the unit only reports it. */
+  readonly skip?: string;
 }
 
 /**
@@ -807,13 +872,18 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     lineBase,
     ...(error === undefined ? {} : { inputError: { message: error.message, input: error.input } }),
   });
-  let handle: FileHandle;
+  if (unit.skip !== undefined) {
+    reportSkipped(stats, unit.file, unit.skip);
+    return result();
+  }
+  let handle: FileHandle | undefined;
   try {
-    handle = await openInputFile(unit.file, unit.file);
+    handle = await openForReading(ctx, unit.file);
   } catch (error) {
     if (error instanceof InputError) return result(error);
     throw error;
   }
+  if (handle === undefined) return result();
   // A unit without a size is not a regular file (a pipe or device, never split): read it in order.
   const stream = readFileChunks(handle, unit.size === undefined ? null : unit.start, unit.end);
   try {
