@@ -89,14 +89,16 @@ function check(tool, found, expected) {
 
 const col = (value, width) => String(value).padStart(width);
 const rows = [];
-// The fixed cost of every run (loading the CLI), measured on an empty file: it weighs on small inputs only.
+// One plain span: the smallest input that is a trace (an empty file is an input error, exit 2).
+const TINY_TRACE = '{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"tiny"}]}]}]}\n';
+// The fixed cost of every run (loading the CLI), measured on that: it weighs on small inputs only.
 mkdirSync(dataDir, { recursive: true });
-const emptyFile = join(dataDir, 'empty.jsonl');
-writeFileSync(emptyFile, '');
+const tinyFile = join(dataDir, 'one-span.jsonl');
+writeFileSync(tinyFile, TINY_TRACE);
 const startup = best(process.execPath, [
   join(root, 'dist/bin/routescope.js'),
   'analyze',
-  emptyFile,
+  tinyFile,
   '--format',
   'json',
 ]);
@@ -140,7 +142,7 @@ for (const mb of SIZES) {
     analyzers.push(row);
   }
   console.log(
-    `\n${size.toFixed(0)} MiB (analyze of an empty file: ${startup.seconds.toFixed(2)} s, ${startup.rssMiB?.toFixed(0) ?? 'n/a'} MiB), ${totals.lines} lines, ${totals.spans} spans, ${decisions} routing spans (1 per ${(totals.spans / decisions).toFixed(1)})`,
+    `\n${size.toFixed(0)} MiB (analyze of a one-span file: ${startup.seconds.toFixed(2)} s, ${startup.rssMiB?.toFixed(0) ?? 'n/a'} MiB), ${totals.lines} lines, ${totals.spans} spans, ${decisions} routing spans (1 per ${(totals.spans / decisions).toFixed(1)})`,
   );
   console.log(
     `${'tool'.padEnd(20)}${col('seconds', 9)}${col('MB/s', 8)}${col('decisions/s', 13)}${col('peak RSS MiB', 14)}`,
@@ -176,6 +178,25 @@ for (const mb of SIZES) {
   }
   rows.push({ mb, rss: analyzers.map((a) => a.rssMiB) });
 }
+// Blank lines: 64 MiB of newlines, then one span (one at a time they cost ~240 ns each: 17 s for this file).
+const blankFile = join(dataDir, 'blank-64mb.jsonl');
+if (!existsSync(blankFile) || statSync(blankFile).size !== 64 * MiB + TINY_TRACE.length) {
+  writeFileSync(blankFile, Buffer.concat([Buffer.alloc(64 * MiB, 0x0a), Buffer.from(TINY_TRACE)]));
+}
+const blank = best(process.execPath, [
+  join(root, 'dist/bin/routescope.js'),
+  'analyze',
+  blankFile,
+  '--format',
+  'json',
+]);
+if (JSON.parse(blank.stdout).input.spans !== 1)
+  throw new Error('analyze of the blank-lines file lost its span');
+console.log(
+  `\n64 MiB of blank lines, then one span: analyze ${blank.seconds.toFixed(2)} s ` +
+    `(${(64 / blank.seconds).toFixed(0)} MB/s; ${(blank.seconds - startup.seconds).toFixed(2)} s past start-up), ` +
+    `peak RSS ${blank.rssMiB?.toFixed(0) ?? 'n/a'} MiB`,
+);
 if (rows.length > 1 && rows.every((r) => r.rss[0] !== undefined)) {
   const first = rows[0].rss[0];
   const last = rows.at(-1).rss[0];

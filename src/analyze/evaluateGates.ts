@@ -1,10 +1,13 @@
 /**
- * evaluateGates — CI gates over the overview: `near-tie-rate>0.2`, `floorless`, `inconsistent`.
+ * evaluateGates — CI gates over the overview: `near-tie-rate>0.2`, `floorless`, `inconsistent`, `problems`.
  *
  * A gate names a condition to FAIL on. Threshold gates compare one metric of the overview with a number
  * (`>`, `>=`, `<`, `<=`; rates also accept a percentage); `floorless` fails when any decision was judged
- * with no floor, `inconsistent` when any recorded verdict is not what the policy replays. Parsing and
- * printing round-trip, so the reason line quotes the gate as the user could have typed it. Pure.
+ * with no floor, `inconsistent` when any recorded verdict is not what the policy replays, `problems` when
+ * the read reported any problem (a bad line, an unreadable or skipped file). A gate over decisions judges
+ * nothing when there are none, and a CI job must not pass on that by accident: with no decision every such
+ * gate fails, unless `allowEmpty` says an empty input may pass. Parsing and printing round-trip, so the
+ * reason line quotes the gate as the user could have typed it. Pure.
  */
 import type { DecisionSummary } from './summarizeDecisions.js';
 
@@ -26,7 +29,8 @@ export type Gate =
       readonly value: number;
     }
   | { readonly kind: 'floorless' }
-  | { readonly kind: 'inconsistent' };
+  | { readonly kind: 'inconsistent' }
+  | { readonly kind: 'problems' };
 
 /** A gate, or what was wrong with its text. */
 export type GateParse =
@@ -41,10 +45,12 @@ export interface GateResult {
   readonly actual: number;
   /** One line: what was compared and how it came out. */
   readonly reason: string;
+  /** Failed only because there was no decision to judge (see evaluateGates). */
+  readonly empty?: boolean;
 }
 
 const HOW_TO =
-  "use METRIC OP NUMBER with METRIC one of near-tie-rate, menu-rate, unmatched-rate, decisions and OP one of >, >=, <, <= (e.g. 'near-tie-rate>0.2' or 'near-tie-rate>20%'), or 'floorless', or 'inconsistent'";
+  "use METRIC OP NUMBER with METRIC one of near-tie-rate, menu-rate, unmatched-rate, decisions and OP one of >, >=, <, <= (e.g. 'near-tie-rate>0.2' or 'near-tie-rate>20%'), or 'floorless', 'inconsistent' or 'problems'";
 
 /** Parse one `--fail-on` value. */
 export function parseGate(text: string): GateParse {
@@ -52,6 +58,7 @@ export function parseGate(text: string): GateParse {
   const lower = src.toLowerCase();
   if (lower === 'floorless') return { kind: 'ok', gate: { kind: 'floorless' } };
   if (lower === 'inconsistent') return { kind: 'ok', gate: { kind: 'inconsistent' } };
+  if (lower === 'problems') return { kind: 'ok', gate: { kind: 'problems' } };
   let at = -1;
   let op: GateOperator | undefined;
   for (let i = 0; i < src.length && op === undefined; i++) {
@@ -89,19 +96,42 @@ export function formatGate(gate: Gate): string {
   return `${gate.metric}${gate.op}${Object.is(gate.value, -0) ? '-0' : String(gate.value)}`;
 }
 
-/** The numbers gates read, all from the overview. */
+/** The numbers gates read: the overview's, and the read's problem count. */
 export type GateMetrics = Pick<
   DecisionSummary,
   'decisions' | 'nearTieRate' | 'menuRate' | 'unmatchedRate' | 'floorlessDecisions' | 'inconsistent'
->;
+> & {
+  /** Problems the read reported (kept and counted past the cap). */
+  readonly problems: number;
+};
 
-/** Evaluate every gate against the overview. */
-export function evaluateGates(gates: readonly Gate[], m: GateMetrics): GateResult[] {
-  return gates.map((gate) => evaluateGate(gate, m));
+/** Evaluate every gate against the overview; with no decision, a gate over decisions fails unless `allowEmpty`. */
+export function evaluateGates(gates: readonly Gate[], m: GateMetrics, allowEmpty = false): GateResult[] {
+  return gates.map((gate) => evaluateGate(gate, m, allowEmpty));
 }
 
-function evaluateGate(gate: Gate, m: GateMetrics): GateResult {
+function evaluateGate(gate: Gate, m: GateMetrics, allowEmpty: boolean): GateResult {
   const text = formatGate(gate);
+  if (gate.kind === 'problems') {
+    const failed = m.problems > 0;
+    return {
+      gate: text,
+      failed,
+      actual: m.problems,
+      reason: failed
+        ? `problems: the read reported ${m.problems} problems (bad lines, unreadable or skipped files)`
+        : 'problems: every input was read cleanly',
+    };
+  }
+  if (m.decisions === 0 && !allowEmpty) {
+    return {
+      gate: text,
+      failed: true,
+      actual: 0,
+      reason: `${text}: no decision to judge (0 decisions read)`,
+      empty: true,
+    };
+  }
   if (gate.kind === 'floorless') {
     const failed = m.floorlessDecisions > 0;
     return {

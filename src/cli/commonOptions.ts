@@ -197,15 +197,27 @@ export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): Re
   return sources;
 }
 
-/** The repeatable `--fail-on` option. */
+/** The repeatable `--fail-on` option and `--allow-empty`. */
 export function withGates(y: Argv): Argv {
-  return y.option('fail-on', {
-    type: 'string',
-    array: true,
-    requiresArg: true,
-    describe:
-      "exit 1 when this holds: 'near-tie-rate>0.2' (metrics near-tie-rate, menu-rate, unmatched-rate, decisions; >, >=, <, <=), 'floorless', 'inconsistent'; repeatable",
-  });
+  return y
+    .option('fail-on', {
+      type: 'string',
+      array: true,
+      requiresArg: true,
+      describe:
+        "exit 1 when this holds: 'near-tie-rate>0.2' (metrics near-tie-rate, menu-rate, unmatched-rate, decisions; >, >=, <, <=), 'floorless', 'inconsistent', 'problems' (any bad line or unreadable file); repeatable",
+    })
+    .option('allow-empty', {
+      type: 'boolean',
+      describe:
+        'let --fail-on gates pass when no routing decision was read (by default they fail: nothing was judged)',
+    });
+}
+
+/** The `--fail-on` gates to judge, and whether an input without decisions may pass them. */
+export interface GatePlan {
+  readonly gates: readonly Gate[];
+  readonly allowEmpty: boolean;
 }
 
 /** The inputs named on the command line: paths, then the trace stores of --tempo / --jaeger. */
@@ -238,15 +250,16 @@ export function readJobs(args: CliArgs): ReaderThreads {
   return { jobs, minBytes: minMib * MIB };
 }
 
-/** Parse every `--fail-on`; a bad one is a usage error. */
-export function readGates(args: CliArgs): Gate[] {
+/** Parse every `--fail-on` and `--allow-empty`; a bad gate is a usage error. */
+export function readGates(args: CliArgs): GatePlan {
   const raw = args.failOn;
   const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
-  return list.map((text) => {
+  const gates = list.map((text) => {
     const parsed = parseGate(text);
     if (parsed.kind === 'error') throw new UsageError(parsed.message);
     return parsed.gate;
   });
+  return { gates, allowEmpty: args.allowEmpty === true };
 }
 
 /** A number option within [min, max]; a usage error otherwise. */
@@ -289,14 +302,22 @@ export function readInteger(
 
 /** Evaluate gates and give the exit code they call for. */
 export function settleGates(
-  gates: readonly Gate[],
+  plan: GatePlan,
   metrics: GateMetrics,
 ): { results: GateResult[]; exitCode: number } {
-  const results = evaluateGates(gates, metrics);
+  const results = evaluateGates(plan.gates, metrics, plan.allowEmpty);
   return { results, exitCode: results.some((r) => r.failed) ? EXIT_GATE_FAILED : EXIT_OK };
 }
 
-/** Write the one-line reason of every failed gate to stderr. */
+/** Write the one-line reason of every failed gate to stderr; gates failed for want of decisions share one line. */
 export function reportFailedGates(results: readonly GateResult[], ctx: CommandContext): void {
-  for (const r of results) if (r.failed) ctx.io.stderr.write(`routescope: gate failed: ${r.reason}\n`);
+  const empty = results.filter((r) => r.failed && r.empty === true);
+  if (empty.length > 0) {
+    ctx.io.stderr.write(
+      `routescope: gate failed: no routing decision was read, so ${empty.map((r) => `'${r.gate}'`).join(', ')} judged nothing; pass --allow-empty if an input without decisions may pass\n`,
+    );
+  }
+  for (const r of results) {
+    if (r.failed && r.empty !== true) ctx.io.stderr.write(`routescope: gate failed: ${r.reason}\n`);
+  }
 }

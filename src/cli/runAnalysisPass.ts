@@ -5,12 +5,16 @@
  * so memory does not grow with the input. Progress goes to stderr on a terminal. An input that cannot be read
  * at all surfaces as the reader's InputError (exit 2); bad lines are in the returned stats. Trace stores
  * (--tempo, --jaeger) are read after the files, into the same stats and sinks. With `jobs` > 1 the files are
- * read by that many threads (readInParallel), merged into the same records in the same order.
+ * read by that many threads (readInParallel), merged into the same records in the same order. Files that
+ * hold no span and no record at all are an input error too, never a report of zero; a file in a folder that
+ * could not be opened is named on stderr as well as in the report's problems.
  */
 import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
-import type { Gate, GateResult } from '../analyze/evaluateGates.js';
+import type { GateResult } from '../analyze/evaluateGates.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
+import { describeNothingRead } from '../trace/describeNothingRead.js';
+import { InputError } from '../trace/inputError.js';
 import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
@@ -23,7 +27,7 @@ import type { ReadStats, TraceRecord } from '../trace/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import { EXIT_OK, type CommandContext } from './cliCommand.js';
-import { settleGates, type ReaderThreads } from './commonOptions.js';
+import { settleGates, type GatePlan, type ReaderThreads } from './commonOptions.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
 
@@ -62,6 +66,14 @@ export async function runAnalysisPass(
     }
   } finally {
     progress.done();
+  }
+  for (const p of stats.problems) {
+    if (p.kind === 'unreadable')
+      io.stderr.write(`routescope: ${escapeControlChars(`${p.file}: ${p.reason}`)}\n`);
+  }
+  const paths = inputs.filter((i): i is string => typeof i === 'string');
+  if (paths.length > 0 && stats.spans === 0 && records.decisions + records.turns + records.misroutes === 0) {
+    throw new InputError(describeNothingRead(paths, stats), paths[0]!);
   }
   return { inputs: inputs.map(describeTraceInput), stats, records };
 }
@@ -103,17 +115,24 @@ export interface GatedAnalysisResult<R> {
  */
 export async function runGatedAnalysis<R>(
   analysis: RecordSink & { finish(): R },
-  gates: readonly Gate[],
+  plan: GatePlan,
   inputs: readonly TraceInput[],
   io: CliIo,
   threads: ReaderThreads,
 ): Promise<GatedAnalysisResult<R>> {
-  const summary = gates.length > 0 ? createSummaryAnalysis() : undefined;
+  const summary = plan.gates.length > 0 ? createSummaryAnalysis() : undefined;
   const sinks: RecordSink[] = summary === undefined ? [analysis] : [analysis, summary];
   const input = await runAnalysisPass(inputs, sinks, io, threads);
   const { results, exitCode } =
-    summary === undefined ? { results: [], exitCode: EXIT_OK } : settleGates(gates, summary.finish());
+    summary === undefined
+      ? { results: [], exitCode: EXIT_OK }
+      : settleGates(plan, { ...summary.finish(), problems: countProblems(input.stats) });
   return { report: analysis.finish(), input, gates: results, exitCode };
+}
+
+/** Problems a read reported, kept or only counted. */
+export function countProblems(stats: ReadStats): number {
+  return stats.problems.length + stats.problemsDropped;
 }
 
 /**

@@ -7,7 +7,8 @@
  * escapes `\" \\ \/ \b \f \n \r \t \uXXXX`; numbers are `-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`; the literals
  * are `true`, `false` and `null`; objects have string keys. Bytes from 0x80 up are accepted inside strings
  * whatever they are, as decoding turns bad UTF-8 into U+FFFD rather than failing. Nesting depth is not limited
- * (V8's JSON.parse is not recursive). A property test holds it to JSON.parse. No I/O.
+ * (V8's JSON.parse is not recursive). A property test holds it to JSON.parse. findJsonError says where a
+ * range stops being JSON (V8's messages do not always say), for a damaged document's problem line. No I/O.
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -33,6 +34,14 @@ const EXPECT_KEY = 2;
 
 /** Is `buf[start, end)` one JSON value, with nothing but whitespace around it? */
 export function isJsonValue(buf: Uint8Array, start: number, end: number): boolean {
+  return findJsonError(buf, start, end) === -1;
+}
+
+/**
+ * -1 when `buf[start, end)` is one JSON value with nothing but whitespace around it; otherwise the offset of
+ * the token where it stops being one (`end` when it ends too soon).
+ */
+export function findJsonError(buf: Uint8Array, start: number, end: number): number {
   // Open containers, innermost last: true = object.
   const open: boolean[] = [];
   let state = EXPECT_VALUE;
@@ -40,10 +49,10 @@ export function isJsonValue(buf: Uint8Array, start: number, end: number): boolea
   let i = start;
   for (;;) {
     while (i < end && WHITESPACE[buf[i]!] === 1) i++;
-    if (i >= end) return state === AFTER_VALUE && open.length === 0;
+    if (i >= end) return state === AFTER_VALUE && open.length === 0 ? -1 : end;
     const c = buf[i]!;
     if (state === AFTER_VALUE) {
-      if (open.length === 0) return false;
+      if (open.length === 0) return i;
       const inObject = open[open.length - 1]!;
       if (c === 0x2c) {
         state = inObject ? EXPECT_KEY : EXPECT_VALUE;
@@ -53,7 +62,7 @@ export function isJsonValue(buf: Uint8Array, start: number, end: number): boolea
         open.pop();
         i++;
       } else {
-        return false;
+        return i;
       }
       continue;
     }
@@ -64,11 +73,12 @@ export function isJsonValue(buf: Uint8Array, start: number, end: number): boolea
         i++;
         continue;
       }
-      if (c !== QUOTE) return false;
+      if (c !== QUOTE) return i;
+      const key = i;
       i = skipString(buf, i, end);
-      if (i === -1) return false;
+      if (i === -1) return key;
       while (i < end && WHITESPACE[buf[i]!] === 1) i++;
-      if (buf[i] !== 0x3a) return false;
+      if (buf[i] !== 0x3a) return Math.min(i, end);
       i++;
       state = EXPECT_VALUE;
       emptyAllowed = false;
@@ -90,13 +100,14 @@ export function isJsonValue(buf: Uint8Array, start: number, end: number): boolea
       state = AFTER_VALUE;
       i++;
     } else {
+      const token = i;
       if (c === QUOTE) i = skipString(buf, i, end);
       else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = skipNumber(buf, i, end);
       else if (c === 0x74) i = skipLiteral(buf, i, end, TRUE);
       else if (c === 0x66) i = skipLiteral(buf, i, end, FALSE);
       else if (c === 0x6e) i = skipLiteral(buf, i, end, NULL);
-      else return false;
-      if (i === -1) return false;
+      else return i;
+      if (i === -1) return token;
       state = AFTER_VALUE;
     }
   }

@@ -3,8 +3,11 @@
  *
  * The Collector's rotation renames old files `name-<timestamp>.ext` beside the live `name.ext`, so sorting
  * by name reads a rotated folder oldest first. Hidden files (a leading dot) and sub-folders are skipped. A
- * missing or unreadable path, or a folder with nothing to read, is an InputError that says what to do.
+ * FIFO, socket or device found in a folder is listed with why it is not read (reading one could block for
+ * ever), for the reader to report. A missing or unreadable path, or a folder with nothing to read, is an
+ * InputError that says what to do.
  */
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from './inputError.js';
@@ -15,6 +18,21 @@ export interface InputFile {
   readonly path: string;
   /** True when the user named this file itself (not found inside a folder). */
   readonly named: boolean;
+  /** Why a folder entry is not read (a FIFO, socket or device); absent for a file to read. */
+  readonly skip?: string;
+}
+
+function describeSpecialFile(info: Stats): string | undefined {
+  const what = info.isFIFO()
+    ? 'a FIFO (named pipe)'
+    : info.isSocket()
+      ? 'a socket'
+      : info.isCharacterDevice() || info.isBlockDevice()
+        ? 'a device'
+        : undefined;
+  return what === undefined
+    ? undefined
+    : `${what}, not a regular file: not read from inside a folder, where it could block the run; name it on its own to read it`;
 }
 
 function describeFsError(input: string, error: unknown): InputError {
@@ -51,14 +69,17 @@ export async function listInputFiles(input: string): Promise<InputFile[]> {
   for (const name of names.filter((n) => !n.startsWith('.')).sort(compareNames)) {
     const path = join(input, name);
     try {
-      if ((await stat(path)).isFile()) files.push({ path, named: false });
+      const info = await stat(path);
+      const skip = info.isFile() ? undefined : describeSpecialFile(info);
+      if (info.isFile()) files.push({ path, named: false });
+      else if (skip !== undefined) files.push({ path, named: false, skip });
     } catch {
       // Vanished between readdir and stat (rotation in progress): nothing to read.
     }
   }
-  if (files.length === 0) {
+  if (files.every((f) => f.skip !== undefined)) {
     throw new InputError(
-      `${input}: the folder holds no trace files. Point routescope at the folder the Collector's file exporter writes to, or at the files themselves.`,
+      `${input}: the folder holds no trace files${files.length === 0 ? '' : ` (only ${files.length} FIFO, socket or device entries)`}. Point routescope at the folder the Collector's file exporter writes to, or at the files themselves.`,
       input,
     );
   }

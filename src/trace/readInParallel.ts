@@ -161,6 +161,10 @@ async function planUnits(inputs: readonly string[], jobs: number, splitMin: numb
   const units: ReadUnit[] = [];
   for (const { input, files } of expanded) {
     for (const file of files) {
+      if (file.skip !== undefined) {
+        units.push({ file: file.path, named: false, start: 0, split: false, skip: file.skip });
+        continue;
+      }
       // A pipe or device is one unit, and not opened here: opening a pipe and closing it again before its
       // reader opens it would leave the writer with no reader (EPIPE) and lose what it had written.
       const kind = await stat(file.path).catch(() => undefined);
@@ -168,7 +172,15 @@ async function planUnits(inputs: readonly string[], jobs: number, splitMin: numb
         units.push({ file: file.path, named: file.named, start: 0, split: false });
         continue;
       }
-      const handle = await openInputFile(file.path, input);
+      let handle: Awaited<ReturnType<typeof openInputFile>>;
+      try {
+        handle = await openInputFile(file.path, input);
+      } catch (error) {
+        // One in a folder that cannot be opened: its unit fails to open it too, and reports it.
+        if (file.named || !(error instanceof InputError)) throw error;
+        units.push({ file: file.path, named: false, start: 0, split: false });
+        continue;
+      }
       try {
         const info = await handle.stat();
         const size = info.isFile() ? info.size : undefined;

@@ -4,7 +4,10 @@
  * Formats are recognized from the first bytes, not the name: gzip and zstd are decompressed and looked at
  * again; a 4-byte big-endian length before a zstd frame or a protobuf `resource_spans` field is the Collector
  * file exporter's framing (`format: proto`, legacy `compression: zstd`); text opening with `{`/`[` is JSON
- * lines, unless its first line is an unfinished pretty-printed document, parsed whole up to MAX_DOCUMENT_BYTES.
+ * lines, or a JSON array written one element per line (read as lines too), unless its first line is an
+ * unfinished pretty-printed document, parsed whole up to MAX_DOCUMENT_BYTES. Text opening with `{` that does
+ * not parse as one document and is not indented like one is JSON lines after all, so each broken line is
+ * reported at its own number; a damaged document is reported at the line where it stops being JSON.
  * Memory follows the longest line (MAX_LINE_BYTES) or record, never the file, and a line that cannot hold a
  * routing span is counted without being parsed (see readJsonLine). Bad lines, broken records and incomplete
  * routing spans go to `stats.problems` with file and line; only an input that cannot be read at all, or a
@@ -20,13 +23,14 @@ import {
 } from './buildTraceRecords.js';
 import { ByteSink } from './byteSink.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
+import { findJsonError } from './isJsonValue.js';
 import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
-import { scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
 import type { ReadStats, TraceRecord } from './types.js';
@@ -58,13 +62,12 @@ const SNIFF_BYTES = 64 * 1024;
 const PROGRESS_EVERY = 1024 * 1024;
 const MAX_NESTED_COMPRESSION = 2;
 const ROUTING_MARKER_BYTES = Buffer.from(ROUTING_MARKER);
-const OTLP_SPAN_MARKER = Buffer.from('"startTimeUnixNano"');
-const JAEGER_SPAN_MARKER = Buffer.from('"operationName"');
 const OTLP_REQUEST_OPENER = Buffer.from('{"resourceSpans"');
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
-const KNOWN_FORMATS =
+/** What routescope reads, for messages about an input it cannot. */
+export const KNOWN_FORMATS =
   'routescope reads OTLP/JSON (JSON lines or one document, Jaeger v2 and Tempo wrappers), the Collector file ' +
   "exporter's proto and zstd output, gzip, and Jaeger v1 JSON";
 
@@ -75,7 +78,10 @@ for (const name of [...ROUTING_ATTRIBUTE_KEYS, ...ROUTING_SPAN_AND_EVENT_NAMES])
 
 /** What one input file is, judged from its first bytes. */
 type Sniffed =
-  | { readonly kind: 'empty' | 'gzip' | 'zstd' | 'framed' | 'json-lines' | 'json-document' }
+  | {
+      readonly kind:
+        'empty' | 'gzip' | 'zstd' | 'framed' | 'json-lines' | 'json-array-lines' | 'json-document';
+    }
   | { readonly kind: 'unknown'; readonly reason: string };
 
 /** Per-file reading state. */
@@ -111,27 +117,39 @@ function parsesAsJson(text: string): boolean {
   }
 }
 
-/** JSON lines, or the start of one pretty-printed document? Looks at the first two non-empty lines. */
-function looksLikeDocument(head: Buffer, ended: boolean): boolean {
+/**
+ * JSON lines, a JSON array written one element per line, or the start of one pretty-printed document? Looks at
+ * the first two non-blank lines (the second may be cut short by the end of the head).
+ */
+function sniffJsonText(head: Buffer, ended: boolean): Sniffed {
   const lines: string[] = [];
   let pos = hasBom(head) ? 3 : 0;
+  let secondWhole = true;
   while (lines.length < 2 && pos < head.length) {
     let nl = head.indexOf(0x0a, pos);
-    if (nl === -1) {
-      if (!ended) break;
-      nl = head.length;
+    if (nl === -1 && !ended) {
+      // The first line must be whole; of the second, its start is enough to tell an array's element.
+      if (lines.length === 0) break;
+      secondWhole = false;
     }
-    const line = head.toString('utf8', pos, nl).trim();
+    if (nl === -1) nl = head.length;
+    const line = head.toString('utf8', pos, nl).trimEnd();
     pos = nl + 1;
-    if (line !== '') lines.push(line);
+    if (line.trim() !== '') lines.push(line);
   }
-  const first = lines[0];
-  if (first === undefined) return false;
+  const first = lines[0]?.trim();
   const second = lines[1];
-  if (second === undefined || !(first.startsWith('{') || first.startsWith('['))) return false;
-  if (parsesAsJson(first)) return false;
+  if (first === undefined || second === undefined || !(first.startsWith('{') || first.startsWith('[')))
+    return { kind: 'json-lines' };
+  if (parsesAsJson(first)) return { kind: 'json-lines' };
+  // `[` (or `[` and the first element, with its comma), then elements unindented, one a line: a script's or
+  // Jaeger's anonymizer's array. Pretty-printed, the next line would be indented or a lone `{`.
+  if (first.startsWith('[') && (first === '[' || first.endsWith(',')) && /^\{\s*"/.test(second))
+    return { kind: 'json-array-lines' };
+  if (!secondWhole) return { kind: 'json-lines' };
   // In JSON lines the next line is another whole object; in a document it is a key or a nested opener.
-  return !(second.startsWith('{') && second !== '{');
+  const next = second.trim();
+  return { kind: next.startsWith('{') && next !== '{' ? 'json-lines' : 'json-document' };
 }
 
 function sniff(head: Buffer, ended: boolean): Sniffed {
@@ -143,9 +161,17 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
     while (i < head.length && isJsonStart(head[i]) && head[i] !== 0x7b && head[i] !== 0x5b) i++;
     if (i === head.length) return ended ? { kind: 'empty' } : { kind: 'json-lines' };
     if (head[i] !== 0x7b && head[i] !== 0x5b) {
+      // Protobuf's first tag byte is a newline; the bytes after it tell it from text.
+      if (looksLikeOtlpProto(head)) {
+        return {
+          kind: 'unknown',
+          reason:
+            "binary protobuf (an OTLP export request, it seems) without the file exporter's 4-byte length framing; export it with the file exporter's format: proto, or as OTLP/JSON",
+        };
+      }
       return { kind: 'unknown', reason: 'text that is not JSON (it does not start with { or [)' };
     }
-    return { kind: looksLikeDocument(head, ended) ? 'json-document' : 'json-lines' };
+    return sniffJsonText(head, ended);
   }
   if (head.length >= 5 && head.readUInt32BE(0) <= MAX_RECORD_BYTES) {
     if (head.length >= 8 && head.readUInt32LE(4) === ZSTD_MAGIC) return { kind: 'framed' };
@@ -164,6 +190,17 @@ function sniff(head: Buffer, ended: boolean): Sniffed {
   return { kind: 'unknown', reason: `an unknown format (first bytes ${shown})` };
 }
 
+/** Field 1 (`resource_spans`), length-delimited, with a length that fits: how a protobuf request starts. */
+function looksLikeOtlpProto(head: Buffer): boolean {
+  if (head[0] !== 0x0a) return false;
+  let length = 0;
+  for (let i = 1, shift = 1; i < Math.min(head.length, 6); i++, shift *= 128) {
+    length += (head[i]! & 0x7f) * shift;
+    if ((head[i]! & 0x80) === 0) return length > 0 && length <= MAX_RECORD_BYTES && head[i + 1] === 0x0a;
+  }
+  return false;
+}
+
 /** A named file in no known format is an input error; one found in a folder is reported and skipped. */
 function rejectFormat(ctx: FileContext, reason: string): void {
   if (ctx.named) {
@@ -173,16 +210,6 @@ function rejectFormat(ctx: FileContext, reason: string): void {
     );
   }
   reportProblem(ctx.stats, { file: ctx.file, line: 0, kind: 'unsupported', reason: `${reason}; skipped` });
-}
-
-function countOccurrences(buf: Buffer, pattern: Buffer): number {
-  let count = 0;
-  let at = buf.indexOf(pattern);
-  while (at !== -1) {
-    count++;
-    at = buf.indexOf(pattern, at + pattern.length);
-  }
-  return count;
 }
 
 function isSpace(byte: number | undefined): boolean {
@@ -241,20 +268,83 @@ function recoverGluedRequest(ctx: FileContext, body: Buffer, line: number, out: 
 
 /**
  * One JSON line: skipped cheaply when it cannot hold a routing span, parsed otherwise. Every routing key and
- * name contains ROUTING_MARKER, so a line without it is not parsed; its spans are counted by occurrences of
- * `"startTimeUnixNano"` (exactly one per OTLP span: events say `timeUnixNano`, links carry no time, and an
- * escaped quote inside a string cannot match) or else `"operationName"` (one per Jaeger span). Its brackets
- * must still balance (checkJsonStructure) and it must hold one request, so truncation, glued writes and
- * garbage are reported; a flipped byte inside it is not seen (the price of not parsing). A line with no span
- * marker at all is parsed, so a wrong shape is reported; metrics and logs requests sharing the file are skipped.
+ * name contains ROUTING_MARKER, so a line without it is not parsed: in the Collector's plain request shape
+ * its spans are counted by the scan's walk (countOtlpJsonLineSpans: every item of every `spans` list, exactly
+ * as a parse counts them, and the line's tokens and brackets checked), so truncation, glued writes and garbage
+ * are reported; a flipped byte inside a string or number is not seen (the price of not parsing). Any other
+ * line is parsed, so a wrong shape (JSON that is not a trace) is reported; metrics and logs requests sharing
+ * the file are skipped. In an array written one element per line (`array`), the `[`, `]` and the commas
+ * after elements are the array's, not the elements'.
  */
-function readJsonLine(ctx: FileContext, raw: Buffer, line: number, out: TraceRecord[]): void {
+function readJsonLine(
+  ctx: FileContext,
+  raw: Buffer,
+  line: number,
+  out: TraceRecord[],
+  array?: ArrayLines,
+): void {
   let start = line === 1 && hasBom(raw) ? 3 : 0;
   let end = raw.length;
   while (start < end && isSpace(raw[start])) start++;
   while (end > start && isSpace(raw[end - 1])) end--;
   if (start === end) return;
   ctx.stats.lines++;
+  if (array !== undefined) {
+    const problems = ctx.stats.problems.length + ctx.stats.problemsDropped;
+    readArrayElementLine(ctx, raw, start, end, line, out, array);
+    array.lastLineBad = ctx.stats.problems.length + ctx.stats.problemsDropped > problems;
+    return;
+  }
+  readJsonBody(ctx, raw.subarray(start, end), line, out, true);
+}
+
+/** Where the reading of an array written one element per line stands. */
+interface ArrayLines {
+  state: 'before' | 'inside' | 'after';
+  /** The last non-blank line read gave a problem (a cut there is reported once, not twice). */
+  lastLineBad: boolean;
+}
+
+function readArrayElementLine(
+  ctx: FileContext,
+  raw: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  out: TraceRecord[],
+  array: ArrayLines,
+): void {
+  if (array.state === 'after') {
+    badLine(ctx, line, 'text after the closing ] of the JSON array; not read');
+    return;
+  }
+  if (array.state === 'before') {
+    // The sniff saw the `[` first: it opens this line, alone or before the first element.
+    array.state = 'inside';
+    if (raw[start] === 0x5b) start++;
+    while (start < end && isSpace(raw[start])) start++;
+    if (start === end) return;
+  }
+  if (end - start === 1 && raw[start] === 0x5d) {
+    array.state = 'after';
+    return;
+  }
+  if (raw[end - 1] === 0x2c) {
+    end--;
+  } else if (raw[end - 1] === 0x5d) {
+    // The last element with the array's `]` after it, when what is before the `]` is one whole value.
+    let last = end - 1;
+    while (last > start && isSpace(raw[last - 1])) last--;
+    if (isWholeJsonContainer(raw.subarray(start, last))) {
+      end = last;
+      array.state = 'after';
+    }
+  }
+  while (end > start && isSpace(raw[end - 1])) end--;
+  if (start === end) {
+    badLine(ctx, line, 'an empty element (a comma with nothing before it) in the JSON array');
+    return;
+  }
   readJsonBody(ctx, raw.subarray(start, end), line, out, true);
 }
 
@@ -268,28 +358,15 @@ function readJsonBody(
   if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
     // Cut mid-string, the next write's quotes can re-pair by chance: two requests on one line means glued.
     const opener = body.indexOf(OTLP_REQUEST_OPENER);
-    if (
-      !isWholeJsonContainer(body) ||
-      (opener !== -1 && body.indexOf(OTLP_REQUEST_OPENER, opener + 1) !== -1)
-    ) {
-      if (recover && recoverGluedRequest(ctx, body, line, out)) return;
-      badLine(
-        ctx,
-        line,
-        body[0] === 0x7b || body[0] === 0x5b
-          ? 'not one whole JSON object (truncated, or glued to the next write: its brackets do not balance)'
-          : 'not JSON (garbage where a JSON object was expected)',
-      );
+    const glued = opener !== -1 && body.indexOf(OTLP_REQUEST_OPENER, opener + 1) !== -1;
+    const spans = glued ? undefined : countOtlpJsonLineSpans(body, ROUTING_MARKER_BYTES);
+    if (spans !== undefined) {
+      if (spans > 0) ctx.builder.countPlainSpans(spans);
       return;
     }
-    if (OTHER_SIGNAL.test(body.toString('latin1', 0, 40))) return;
-    let spans = countOccurrences(body, OTLP_SPAN_MARKER);
-    if (spans === 0) spans = countOccurrences(body, JAEGER_SPAN_MARKER);
-    if (spans > 0) {
-      ctx.builder.countPlainSpans(spans);
-      return;
-    }
-    // No span marker at all: cheap to parse, and a wrong shape gets reported.
+    // Metrics and logs sharing the file: skipped unparsed, but a cut one is still reported.
+    if (OTHER_SIGNAL.test(body.toString('latin1', 0, 40)) && isWholeJsonContainer(body)) return;
+    // Any other shape is parsed: its spans are counted exactly, and JSON that is not a trace is reported.
   } else if (body[0] === 0x7b) {
     // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
     const defer = ctx.deferScanned;
@@ -312,23 +389,44 @@ function readJsonBody(
   const unparseable = readJsonText(ctx, body.toString('utf8'), line, out);
   if (unparseable === undefined) return;
   if (recover && recoverGluedRequest(ctx, body, line, out)) return;
-  badLine(ctx, line, unparseable);
+  badLine(
+    ctx,
+    line,
+    body[0] === 0x7b || body[0] === 0x5b
+      ? unparseable
+      : 'not JSON (garbage where a JSON object was expected)',
+  );
 }
 
-async function* readJsonLines(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
+async function* readJsonLines(
+  ctx: FileContext,
+  stream: ByteStream,
+  array?: ArrayLines,
+): AsyncGenerator<TraceRecord> {
   const out: TraceRecord[] = [];
   for await (const raw of splitLines(stream, MAX_LINE_BYTES)) {
+    if (typeof raw === 'number') {
+      ctx.line += raw;
+      continue;
+    }
     const line = ++ctx.line;
     if (raw === null) {
       ctx.stats.lines++;
       badLine(ctx, line, `line longer than ${MAX_LINE_BYTES} bytes; skipped without reading it`);
       continue;
     }
-    readJsonLine(ctx, raw, line, out);
+    readJsonLine(ctx, raw, line, out, array);
     if (out.length > 0) {
       yield* out;
       out.length = 0;
     }
+  }
+  if (array?.state === 'inside' && !array.lastLineBad) {
+    badLine(
+      ctx,
+      ctx.line + 1,
+      'the JSON array ends without its closing ] (the file was cut short?); every element before it was read',
+    );
   }
 }
 
@@ -352,11 +450,13 @@ async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGen
   for (let at = all.indexOf(0x0a); at !== -1; at = all.indexOf(0x0a, at + 1)) lines++;
   ctx.stats.lines += lines;
   let value: unknown;
+  const text = all.toString('utf8', hasBom(all) ? 3 : 0);
   try {
-    value = JSON.parse(all.toString('utf8', hasBom(all) ? 3 : 0));
+    value = JSON.parse(text);
   } catch (error) {
-    if (holdsJsonLines(all)) {
-      // Not one document after all: JSON lines whose first lines were broken. Read it line by line.
+    if (holdsJsonLines(all) || (firstNonBlank(all) === 0x7b && !isIndented(all))) {
+      // Not one document after all: JSON lines whose first lines were broken. Read it line by line, so each
+      // broken line is reported at its own number.
       ctx.stats.lines -= lines;
       yield* readJsonLines(
         ctx,
@@ -369,8 +469,8 @@ async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGen
     const message = error instanceof Error ? error.message : String(error);
     badLine(
       ctx,
-      0,
-      `the JSON document is not valid (truncated or corrupt), nothing in it was read: ${sanitizeMessage(message, 120)}`,
+      lineOfJsonError(all),
+      `the JSON document is not valid (truncated or corrupt) from this line on, nothing in it was read: ${sanitizeMessage(message, 120)}`,
     );
     return;
   }
@@ -388,6 +488,27 @@ async function* readJsonDocument(ctx: FileContext, stream: ByteStream): AsyncGen
     return;
   }
   yield* out;
+}
+
+function firstNonBlank(all: Buffer): number | undefined {
+  let i = hasBom(all) ? 3 : 0;
+  while (i < all.length && isSpace(all[i])) i++;
+  return all[i];
+}
+
+/** Is any line indented, as in a pretty-printed document (and never in JSON lines)? */
+function isIndented(all: Buffer): boolean {
+  return all.indexOf('\n ') !== -1 || all.indexOf('\n\t') !== -1;
+}
+
+/** The 1-based line where a document stops being JSON (its last non-blank line when it ends too soon). */
+function lineOfJsonError(all: Buffer): number {
+  let last = all.length;
+  while (last > 0 && isSpace(all[last - 1])) last--;
+  const at = Math.min(findJsonError(all, hasBom(all) ? 3 : 0, all.length), last);
+  let line = 1;
+  for (let nl = all.indexOf(0x0a); nl !== -1 && nl < at; nl = all.indexOf(0x0a, nl + 1)) line++;
+  return line;
 }
 
 /** Does a text that failed to parse as one document hold a whole JSON value on a line of its own, unindented? */
@@ -456,7 +577,12 @@ async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator
   }
 }
 
-async function* readStream(ctx: FileContext, source: ByteStream, depth: number): AsyncGenerator<TraceRecord> {
+async function* readStream(
+  ctx: FileContext,
+  source: ByteStream,
+  depth: number,
+  compressed?: 'gzip' | 'zstd',
+): AsyncGenerator<TraceRecord> {
   const { head, ended, stream } = await peekStream(source, SNIFF_BYTES);
   const sniffed = sniff(head, ended);
   switch (sniffed.kind) {
@@ -474,6 +600,7 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
           ctx,
           sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),
           depth + 1,
+          sniffed.kind,
         );
         return;
       }
@@ -483,11 +610,17 @@ async function* readStream(ctx: FileContext, source: ByteStream, depth: number):
     case 'json-lines':
       yield* readJsonLines(ctx, stream);
       return;
+    case 'json-array-lines':
+      yield* readJsonLines(ctx, stream, { state: 'before', lastLineBad: false });
+      return;
     case 'json-document':
       yield* readJsonDocument(ctx, ownChunks(stream));
       return;
     case 'unknown':
-      rejectFormat(ctx, depth > 0 ? `compressed ${sniffed.reason}` : sniffed.reason);
+      rejectFormat(
+        ctx,
+        compressed === undefined ? sniffed.reason : `${compressed} holding ${sniffed.reason}`,
+      );
       return;
   }
 }
@@ -524,12 +657,41 @@ async function* readOneInput(
     if (error instanceof InputError) throw error;
     // A corrupt compressed stream or a read failure part-way: keep what was read, say where it stopped.
     const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown } | null)?.code;
     badLine(
       ctx,
       ctx.line + 1,
-      `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of the file was not read`,
+      code === 'Z_BUF_ERROR'
+        ? 'stopped reading here: the gzip stream ends before its end (the file was truncated); everything before was read'
+        : `stopped reading here: ${sanitizeMessage(message, 120)} (truncated or corrupt); the rest of the file was not read`,
     );
   }
+}
+
+/**
+ * Open one input file for `ctx`; a failure is an InputError that says what to do, except for a file found in
+ * a folder: that one is reported (`unreadable`) and skipped, and the rest of the folder is read.
+ */
+async function openForReading(ctx: FileContext, input: string): Promise<FileHandle | undefined> {
+  try {
+    return await openInputFile(ctx.file, input);
+  } catch (error) {
+    if (!(error instanceof InputError) || ctx.named) throw error;
+    const prefix = `${ctx.file}: `;
+    const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    reportProblem(ctx.stats, {
+      file: ctx.file,
+      line: 0,
+      kind: 'unreadable',
+      reason: `${why} Skipped; the other files were read`,
+    });
+    return undefined;
+  }
+}
+
+/** A folder entry that is not read (see listInputFiles), reported with why. */
+function reportSkipped(stats: ReadStats, file: string, reason: string): void {
+  reportProblem(stats, { file, line: 0, kind: 'unsupported', reason: `${reason}; skipped` });
 }
 
 /** Open one input file; a failure is an InputError that says what to do. */
@@ -571,7 +733,13 @@ export async function* readTraceInputs(
       continue;
     }
     for (const file of files) {
-      const handle = await openInputFile(file.path, input);
+      if (file.skip !== undefined) {
+        reportSkipped(stats, file.path, file.skip);
+        continue;
+      }
+      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
+      const handle = await openForReading(ctx, input);
+      if (handle === undefined) continue;
       let totalBytes: number | undefined;
       try {
         const info = await handle.stat();
@@ -579,7 +747,6 @@ export async function* readTraceInputs(
       } catch {
         // Size is only for progress (and a file that cannot be stat'ed is read in order, as a pipe is).
       }
-      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
       try {
         // Only a regular file is read by position; a pipe or device is read in order from where it stands.
         const chunks = readFileChunks(handle, totalBytes === undefined ? null : 0);
@@ -602,6 +769,8 @@ export interface ReadUnit {
   readonly split: boolean;
   /** The file's size, for progress. */
   readonly size?: number;
+  /** Why this folder entry is not read (listInputFiles); the unit only reports it. */
+  readonly skip?: string;
 }
 
 /**
@@ -703,13 +872,18 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     lineBase,
     ...(error === undefined ? {} : { inputError: { message: error.message, input: error.input } }),
   });
-  let handle: FileHandle;
+  if (unit.skip !== undefined) {
+    reportSkipped(stats, unit.file, unit.skip);
+    return result();
+  }
+  let handle: FileHandle | undefined;
   try {
-    handle = await openInputFile(unit.file, unit.file);
+    handle = await openForReading(ctx, unit.file);
   } catch (error) {
     if (error instanceof InputError) return result(error);
     throw error;
   }
+  if (handle === undefined) return result();
   // A unit without a size is not a regular file (a pipe or device, never split): read it in order.
   const stream = readFileChunks(handle, unit.size === undefined ? null : unit.start, unit.end);
   try {

@@ -386,3 +386,16 @@ function scanRequest(body: Buffer, marker: Buffer, asSlices: boolean): Rebuilt[]
   if (end === FAIL || !seenList || scanner.skipSpace(end) !== body.length) return undefined;
   return list;
 }
+
+/**
+ * How many spans a request line holds, by the same walk with nothing parsed: every item of every `spans` list,
+ * exactly as a whole parse counts them; undefined when the line is not in the plain shape handled here (the
+ * caller parses it, so a line that is not a trace is reported). For lines without the marker.
+ */
+export function countOtlpJsonLineSpans(body: Buffer, marker: Buffer): number | undefined {
+  const list = scanRequest(body, marker, true);
+  if (list === undefined) return undefined;
+  let spans = 0;
+  for (const item of list) for (const scope of item.scopeSpans) spans += scope.spans.length;
+  return spans;
+}

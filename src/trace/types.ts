@@ -112,9 +112,14 @@ export interface MisrouteMark {
 /** A problem found while reading: counted and reported, never fatal. */
 export interface ReadProblem {
   readonly file: string;
+  /** 1-based line or record number; 0 when the problem is about the file as a whole (or a whole document). */
   readonly line: number;
-  /** `bad-line` unparseable or wrong shape; `incomplete` a routing span missing attributes. */
-  readonly kind: 'bad-line' | 'incomplete' | 'unsupported';
+  /**
+   * `bad-line` unparseable or wrong shape; `incomplete` a routing span missing attributes; `unsupported` a
+   * file in no known format, or not a regular file, skipped; `unreadable` a file in a folder that could not
+   * be opened, skipped.
+   */
+  readonly kind: 'bad-line' | 'incomplete' | 'unsupported' | 'unreadable';
   readonly reason: string;
 }
 

@@ -17,6 +17,7 @@ const metrics: GateMetrics = {
   unmatchedRate: 0,
   floorlessDecisions: 0,
   inconsistent: 0,
+  problems: 0,
 };
 
 function gate(text: string): Gate {
@@ -72,6 +73,7 @@ describe('parseGate', () => {
       }),
       fc.constant({ kind: 'floorless' as const }),
       fc.constant({ kind: 'inconsistent' as const }),
+      fc.constant({ kind: 'problems' as const }),
     );
     fc.assert(
       fc.property(arb, (g) => {
@@ -99,8 +101,32 @@ describe('evaluateGates', () => {
     expect(r.map((x) => x.failed)).toEqual([true, true, false, false]);
   });
 
-  it('decisions compares the count (a gate against empty input)', () => {
-    expect(evaluateGates([gate('decisions<1')], { ...metrics, decisions: 0 })[0]!.failed).toBe(true);
+  it('decisions compares the count (a gate against empty input, with --allow-empty)', () => {
+    expect(evaluateGates([gate('decisions<1')], { ...metrics, decisions: 0 }, true)[0]!.failed).toBe(true);
+  });
+
+  it('no decision: every gate over decisions fails, having judged nothing; problems is judged as usual', () => {
+    const none = { ...metrics, decisions: 0, nearTieRate: 0, menuRate: 0 };
+    const r = evaluateGates([gate('near-tie-rate>0.2'), gate('floorless'), gate('problems')], none);
+    expect(r.map((x) => [x.failed, x.empty ?? false])).toEqual([
+      [true, true],
+      [true, true],
+      [false, false],
+    ]);
+    expect(r[0]!.reason).toBe('near-tie-rate>0.2: no decision to judge (0 decisions read)');
+  });
+
+  it('no decision with allowEmpty: the gates judge the empty overview and pass', () => {
+    const none = { ...metrics, decisions: 0, nearTieRate: 0, menuRate: 0 };
+    const r = evaluateGates([gate('near-tie-rate>0.2'), gate('floorless')], none, true);
+    expect(r.map((x) => x.failed)).toEqual([false, false]);
+  });
+
+  it('problems fails when the read reported any problem', () => {
+    expect(gate('problems')).toEqual({ kind: 'problems' });
+    const r = evaluateGates([gate('problems')], { ...metrics, problems: 2 })[0]!;
+    expect(r).toMatchObject({ failed: true, actual: 2 });
+    expect(evaluateGates([gate('problems')], metrics)[0]!.failed).toBe(false);
   });
 
   it('floorless fails when any decision was judged with no floor', () => {

@@ -8,6 +8,7 @@ import {
 } from '../../src/analyze/findCounterfactuals.js';
 import { replayDecision, summarizeVerdict } from '../../src/analyze/replayDecision.js';
 import { decision, s } from './decisionBuilder.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 describe('findCounterfactuals', () => {
   it('a cold menu becomes a move when the margin is lowered to the gap', () => {
@@ -135,7 +136,7 @@ describe('findCounterfactuals', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

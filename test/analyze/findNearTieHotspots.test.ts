@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { findNearTieHotspots } from '../../src/analyze/findNearTieHotspots.js';
 import { decision, s, type DecisionSpec } from './decisionBuilder.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 /** A cold near-tie of a (on top) and b. */
 const tie = (a: string, b: string, extra: Partial<DecisionSpec> = {}) =>
@@ -48,7 +49,7 @@ describe('findNearTieHotspots', () => {
           expect(r.hotspots.reduce((sum, h) => sum + h.nearTies, 0)).toBe(recs.length);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 

@@ -6,6 +6,7 @@ import {
   type ReplayedDecision,
 } from '../../src/analyze/replayDecision.js';
 import { decision, s } from './decisionBuilder.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 function replayed(o: ReplayOutcome): ReplayedDecision {
   if (o.kind !== 'replayed') throw new Error(`expected a replay, got: ${o.reason}`);
@@ -164,7 +165,7 @@ describe('replayDecision', () => {
         if (r.kind === 'replayed') expect(r.differences).toEqual([]);
         if (rec.omitted === 0) expect(r.kind).toBe('replayed');
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 

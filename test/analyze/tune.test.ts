@@ -5,6 +5,7 @@ import { replayDecisions } from '../../src/analyze/replay.js';
 import { resolveTuneConfig, sweepMargins, tuneMargins, TUNE_CAVEAT } from '../../src/analyze/tune.js';
 import type { MisrouteRecord, TraceRecord } from '../../src/trace/types.js';
 import { decisionArbitrary, generateWorkload, recordOf } from './replayRecords.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const P = { nearTieMargin: 0.15, menuSize: 3 };
 const s = (id: string, score: number) => ({ id, score });
@@ -35,7 +36,7 @@ describe('tune sweep', () => {
           expect(p.nearTies).toBe(r.after.nearTies);
         }
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

@@ -18,6 +18,7 @@ import { createReadStats } from '../../src/trace/readStats.js';
 import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
 import { makeTempDir, writeTraceFile, type DecisionSpanSpec } from '../helpers/traceFiles.js';
 import { cli } from './runCliHarness.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const temp = makeTempDir('routescope-jobs-');
 afterAll(() => temp.cleanup());
@@ -140,7 +141,7 @@ describe('--jobs: same records and stats as one reader', () => {
           expect(many.records).toEqual(one.records);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 

@@ -23,6 +23,7 @@ import {
   type AttributeValue,
 } from '../../src/trace/decodeRoutingAttributes.js';
 import type { RecordedDecision } from '../../src/trace/types.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const s = (id: string, score: number): IntentScore => ({ id, score });
 const P = DEFAULT_ROUTING_POLICY;
@@ -401,7 +402,7 @@ describe('encode → decode laws', () => {
         const attrs = encodeRoutingAttributes(withScorer, verdict, c.maxCandidates);
         for (const n of numbersIn(attrs)) expect(Number.isFinite(n)).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -418,7 +419,7 @@ describe('encode → decode laws', () => {
           expect(kinds.size).toBeLessThanOrEqual(1);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -435,7 +436,7 @@ describe('encode → decode laws', () => {
         const decoded = decodeRoutingAttributes(toMap(attrs));
         expect(decoded).toEqual({ kind: 'ok', value: expectedRecord(input, verdict, c.maxCandidates) });
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -459,7 +460,7 @@ describe('encode → decode laws', () => {
         const ranked = expected.ranked.map((r) => (Object.is(r.score, -0) ? { ...r, score: 0 } : r));
         expect(decodeRoutingAttributes(m)).toEqual({ kind: 'ok', value: { ...expected, ranked } });
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -40,6 +40,7 @@ import type {
 } from '../../src/policy/types.js';
 import { assertRoutingSpan, createMemorySdk } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const sdk = createMemorySdk();
 const contextManager = new AsyncLocalStorageContextManager();
@@ -400,7 +401,7 @@ describe('never changes the result, never throws into the host', () => {
         expect(verdict).toBe(returned);
         expect(verdict).toStrictEqual(decideTier2(call.scores, call.incumbentId, call.policy, call.scorer));
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
     sdk.reset();
   });
@@ -568,7 +569,7 @@ describe('every recorded span decodes back to its decision', () => {
         const verdict = wrapped(call.scores, call.incumbentId, call.policy, call.scorer);
         assertRoutingSpan(sdk.spans()[0]!, call, verdict, { maxRecordedCandidates: 8 });
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

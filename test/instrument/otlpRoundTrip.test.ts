@@ -20,8 +20,9 @@ import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes
 import { flattenOtlpAttributes } from '../../src/trace/flattenOtlpAttributes.js';
 import { expectDecodedDecision } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
-const DECISIONS = 1_200;
+const DECISIONS = propertyRuns(1_200);
 const CASE_KEY = 'test.case.index';
 const OTLP_SPAN_KIND_INTERNAL = 1;
 
@@ -102,7 +103,8 @@ describe('round trip through the real OTLP/HTTP exporter', () => {
       spanProcessors: [
         new BatchSpanProcessor(new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` }), {
           maxQueueSize: 4 * DECISIONS,
-          maxExportBatchSize: 200,
+          // Scaled with the runs: the same six batches, within the exporter's 30 concurrent requests.
+          maxExportBatchSize: propertyRuns(200),
           scheduledDelayMillis: 20,
         }),
       ],

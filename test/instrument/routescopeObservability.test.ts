@@ -42,6 +42,7 @@ import { createDecideTier2 } from '../../src/policy/routingPolicy.js';
 import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
 import { createMemorySdk, toAttributeMap, type MemorySdk } from '../helpers/otelSdk.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
 const readLines = (name: string): Record<string, unknown>[] =>
@@ -317,7 +318,7 @@ describe('garbage in: nothing thrown, what is valid recorded, one diag warning',
         expect(strategy.exportEvent(event)).toBeUndefined();
         expect(event).toStrictEqual(before);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

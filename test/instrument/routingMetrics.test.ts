@@ -40,6 +40,7 @@ import type { DecideTier2, IntentScore, RoutingPolicy, Tier2Verdict } from '../.
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
 import { createMemorySdk } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 afterEach(shutdownMemoryMeters);
 
@@ -156,7 +157,7 @@ describe('the decisions counter', () => {
           expect(countsByLabels((await meter.collect()).get(METRIC_ROUTING_DECISIONS))).toEqual(fromSpans);
           await meter.provider.shutdown();
         }),
-        { numRuns: 60 },
+        { numRuns: propertyRuns(60) },
       );
     } finally {
       await sdk.shutdown();
@@ -282,7 +283,7 @@ describe('the gap histogram', () => {
           await meter.provider.shutdown();
           sdk.reset();
         }),
-        { numRuns: 60 },
+        { numRuns: propertyRuns(60) },
       );
     } finally {
       await sdk.shutdown();
@@ -333,6 +334,7 @@ const THROWING_METERS: [string, () => ApiMeterProvider][] = [
 describe('safety', () => {
   it.each(THROWING_METERS)('%s: the very same verdict, spans still recorded, nothing thrown', (_n, make) => {
     const sdk = createMemorySdk();
+    const runs = propertyRuns(50);
     let returned: Tier2Verdict | undefined;
     const spy: DecideTier2 = (...args) => (returned = decideTier2(...args));
     try {
@@ -346,10 +348,10 @@ describe('safety', () => {
               decideTier2(call.scores, call.incumbentId, call.policy, call.scorer),
             );
           }),
-          { numRuns: 50 },
+          { numRuns: runs },
         );
       }
-      expect(sdk.spans()).toHaveLength(50);
+      expect(sdk.spans()).toHaveLength(runs);
     } finally {
       void sdk.shutdown();
     }

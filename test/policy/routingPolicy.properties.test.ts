@@ -19,8 +19,9 @@ import type {
   ScorerTraits,
   Tier2Verdict,
 } from '../../src/policy/types.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
-const RUNS = { numRuns: 400 };
+const RUNS = { numRuns: propertyRuns(400) };
 
 const idArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
 const scoreArb: fc.Arbitrary<number> = fc.oneof(
@@ -147,7 +148,7 @@ describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
           const expected = levels.flatMap((level) => scores.filter((x) => sane(x.score) === level));
           expect(v.ranked.map((r) => r.id)).toEqual(expected.map((x) => x.id));
         }),
-        { numRuns: 60 },
+        { numRuns: propertyRuns(60) },
       );
     });
 

@@ -26,6 +26,7 @@ import { MAX_RECORD_BYTES } from '../../src/trace/readTraceInputs.js';
 import { tier2CallArb } from '../instrument/tier2Call.arbitrary.js';
 import { frameRecords } from '../trace/traceScenario.js';
 import { problemCount, readBytes } from './readerHarness.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const POOL = 48;
 /** Spans used only to build corruptions (one each, so no corrupt line shares a span id with another line). */
@@ -178,7 +179,7 @@ describe('N good spans among M corruptions', () => {
           for (const p of r.stats.problems) expect(p.reason.length).toBeGreaterThan(10);
         },
       ),
-      { numRuns: 120, seed: 42 },
+      { numRuns: propertyRuns(120), seed: 42 },
     );
   });
 
@@ -218,7 +219,7 @@ describe('N good spans among M corruptions', () => {
           expect(r.stats.problems.map((p) => p.line)).toEqual(badRecords.map((n) => n + 1));
         },
       ),
-      { numRuns: 80, seed: 43 },
+      { numRuns: propertyRuns(80), seed: 43 },
     );
   });
 });
@@ -236,7 +237,7 @@ describe('random and hostile JSON', () => {
           expect(problemCount(r.stats)).toBeLessThanOrEqual(values.length);
         },
       ),
-      { numRuns: 300, seed: 44 },
+      { numRuns: propertyRuns(300), seed: 44 },
     );
   });
 
@@ -287,7 +288,7 @@ describe('random and hostile JSON', () => {
           r.decisions.length + problemCount(r.stats) + r.stats.duplicates,
         );
       }),
-      { numRuns: 300, seed: 45 },
+      { numRuns: propertyRuns(300), seed: 45 },
     );
   });
 

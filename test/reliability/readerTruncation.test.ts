@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { problemCount, readBytes, type ReadOutcome } from './readerHarness.js';
 import { buildSamples, type Sample } from './readerSamples.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 let samples: Sample[];
 const fullReads = new Map<string, ReadOutcome>();
@@ -124,7 +125,7 @@ describe('bit flips', () => {
           else expect(r.inputError.message.length).toBeGreaterThan(0);
         },
       ),
-      { numRuns: 600, seed: 2026 },
+      { numRuns: propertyRuns(600), seed: 2026 },
     );
   });
 });

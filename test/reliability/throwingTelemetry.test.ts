@@ -25,6 +25,7 @@ import type { InstrumentationConfig } from '../../src/instrument/types.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { DecideTier2, Tier2Verdict, TurnRoute } from '../../src/policy/types.js';
 import { tier2CallArb } from '../instrument/tier2Call.arbitrary.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 /** Values a broken part throws: not always an Error, sometimes not even printable. */
 const THROWN: ReadonlyArray<() => unknown> = [
@@ -215,7 +216,7 @@ describe('telemetry that throws on every call', () => {
         ).not.toThrow();
         diag.disable();
       }),
-      { numRuns: 600, seed: 7 },
+      { numRuns: propertyRuns(600), seed: 7 },
     );
   });
 
@@ -228,7 +229,7 @@ describe('telemetry that throws on every call', () => {
           decideTier2(call.scores, call.incumbentId, call.policy, call.scorer),
         );
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

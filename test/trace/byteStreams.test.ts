@@ -11,6 +11,7 @@ import { peekStream } from '../../src/trace/peekStream.js';
 import { readFileChunks } from '../../src/trace/readFileChunks.js';
 import { readLengthFramed, type FramedItem } from '../../src/trace/readLengthFramed.js';
 import { splitLines } from '../../src/trace/splitLines.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 /** `data` cut at the given offsets, as an async byte stream. */
 async function* chunked(data: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
@@ -42,10 +43,33 @@ async function collect<T, U = T>(it: AsyncIterable<T>, copy?: (x: T) => U): Prom
   return out;
 }
 
-const lineBytes = fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a)));
+const lineBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.filter((b) => b !== 0x0a))),
+  // Whitespace-only lines, longer than the bound too: blank however long, and counted in runs.
+  fc.array(fc.constantFrom(0x20, 0x09, 0x0d), { maxLength: 50 }).map((a) => Buffer.from(a)),
+);
+
+/** A line, null for an over-long one, or 'blank' for a whitespace-only one. */
+type Line = Buffer | null | 'blank';
+
+function isWhitespace(line: Buffer): boolean {
+  return line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+}
+
+/** What splitLines yields, copied, a run of k blank lines as k 'blank's. */
+async function collectLines(it: AsyncIterable<Buffer | null | number>): Promise<Line[]> {
+  const out: Line[] = [];
+  for await (const x of it) {
+    if (typeof x === 'number') {
+      expect(x).toBeGreaterThan(0);
+      for (let i = 0; i < x; i++) out.push('blank');
+    } else out.push(x === null ? null : Buffer.from(x));
+  }
+  return out;
+}
 
 describe('splitLines', () => {
-  it('law: any chunking yields exactly the lines; over-long ones as null', async () => {
+  it('law: any chunking yields exactly the lines; over-long ones as null, whitespace-only ones counted', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(lineBytes, { maxLength: 12 }),
@@ -56,12 +80,10 @@ describe('splitLines', () => {
           const data = Buffer.concat(
             lines.flatMap((l, i) => (i < lines.length - 1 || trailingNewline ? [l, Buffer.from('\n')] : [l])),
           );
-          const got = await collect(splitLines(chunked(data, cuts), max), (b) =>
-            b === null ? null : Buffer.from(b),
-          );
+          const got = await collectLines(splitLines(chunked(data, cuts), max));
           const want = lines
             .filter((l, i) => !(i === lines.length - 1 && !trailingNewline && l.length === 0))
-            .map((l) => (l.length > max ? null : l));
+            .map((l): Line => (isWhitespace(l) ? 'blank' : l.length > max ? null : l));
           expect(got).toEqual(want);
         },
       ),
@@ -75,9 +97,8 @@ describe('splitLines', () => {
         fc.array(fc.nat(), { maxLength: 8 }),
         async (lines, cuts) => {
           const data = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
-          const copy = (b: Buffer | null): Buffer | null => (b === null ? null : Buffer.from(b));
-          const got = await collect(splitLines(borrowed(data, cuts), 64), copy);
-          expect(got).toEqual(await collect(splitLines(chunked(data, cuts), 64), copy));
+          const got = await collectLines(splitLines(borrowed(data, cuts), 64));
+          expect(got).toEqual(await collectLines(splitLines(chunked(data, cuts), 64)));
         },
       ),
     );
@@ -90,12 +111,10 @@ describe('splitLines', () => {
     );
     const data = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
     const cuts = Array.from({ length: Math.ceil(data.length / 4096) }, (_, i) => i * 4096);
-    const got = await collect(splitLines(borrowed(data, cuts), 1_000_000), (b) =>
-      b === null ? null : Buffer.from(b),
-    );
+    const got = await collectLines(splitLines(borrowed(data, cuts), 1_000_000));
     // Compared line by line with equals(): a failing toEqual on 300 KB buffers takes minutes to print.
     expect(got.map((b) => b?.length)).toEqual(sizes);
-    expect(got.every((b, i) => b !== null && b.equals(lines[i]!))).toBe(true);
+    expect(got.every((b, i) => Buffer.isBuffer(b) && b.equals(lines[i]!))).toBe(true);
   });
 
   it('an over-long line is dropped as it streams, not buffered', async () => {
@@ -103,10 +122,30 @@ describe('splitLines', () => {
       for (let i = 0; i < 1000; i++) yield Buffer.alloc(1024, 0x61);
       yield Buffer.from('\nok\n');
     }
-    expect(await collect(splitLines(endless(), 4096), (b) => (b === null ? null : b.toString()))).toEqual([
+    expect((await collectLines(splitLines(endless(), 4096))).map((b) => b?.toString() ?? null)).toEqual([
       null,
       'ok',
     ]);
+  });
+
+  it('a run of blank lines is one count, not a line each: 750,000 of them (newlines, CRLF, spaces, tabs) in 3 chunks', async () => {
+    const blank = Buffer.from('\n \r\n\t\n'.repeat(250_000));
+    async function* source(): AsyncGenerator<Buffer> {
+      yield Buffer.from('{"a":1}\n');
+      yield blank.subarray(0, 500_001);
+      yield Buffer.concat([blank.subarray(500_001), Buffer.from('{"b":2}\n\n')]);
+    }
+    const got: Array<string | number | null> = [];
+    for await (const x of splitLines(source(), 4096))
+      got.push(typeof x === 'number' || x === null ? x : x.toString());
+    // Three yields for the million blank lines (the chunk boundary splits the run), not a million.
+    expect(got[0]).toBe('{"a":1}');
+    expect(got.at(-2)).toBe('{"b":2}');
+    expect(got.at(-1)).toBe(1);
+    const counts = got.slice(1, -2);
+    expect(counts.every((x) => typeof x === 'number')).toBe(true);
+    expect(counts.length).toBeLessThanOrEqual(3);
+    expect((counts as number[]).reduce((a, b) => a + b, 0)).toBe(750_000);
   });
 });
 
@@ -188,7 +227,7 @@ describe('peekStream', () => {
           if (ended) expect(head).toEqual(data);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -214,7 +253,7 @@ describe('readFileChunks', () => {
               expect(got).toEqual(data.subarray(start, end === undefined ? undefined : Math.max(start, end)));
             },
           ),
-          { numRuns: 200 },
+          { numRuns: propertyRuns(200) },
         );
       } finally {
         await handle.close();

@@ -10,6 +10,7 @@ import { buildTempoQuery, quoteTraceQl } from '../../src/trace/tempoSource.js';
 import { startStandIn, type StandIn } from '../helpers/traceStoreStandIn.js';
 import { analyzeTraceql } from '../ops/opsQueries.js';
 import { parser as traceqlParser } from '@grafana/lezer-traceql';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const ticks = (n: number) =>
   (async () => {
@@ -38,7 +39,7 @@ describe('mapConcurrent', () => {
           expect(peak).toBe(Math.min(limit, delays.length));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('query and window laws', () => {
         expect(literals.map((l) => l.replace(/\\(["\\])/g, '$1'))).toContain(service);
         expect(quoteTraceQl(service)).toBe(`"${service.replace(/["\\]/g, (c) => `\\${c}`)}"`);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isJsonValue } from '../../src/trace/isJsonValue.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 function parses(text: string): boolean {
   try {
@@ -89,7 +90,7 @@ describe('isJsonValue', () => {
       fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 24 }), (pieces) => {
         check(Buffer.from(pieces.join('')));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 
@@ -111,7 +112,7 @@ describe('isJsonValue', () => {
           check(Buffer.from(edited));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 
@@ -125,7 +126,7 @@ describe('isJsonValue', () => {
         check(Uint8Array.from(bytes));
         check(Buffer.from(`["${Buffer.from(bytes).toString('latin1')}"]`, 'latin1'));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 

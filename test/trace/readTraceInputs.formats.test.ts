@@ -385,3 +385,38 @@ describe('readTraceInputs: the public fixtures', () => {
     });
   });
 });
+
+describe('readTraceInputs: messages that say what a file is', () => {
+  it('zstd holding unframed binary protobuf says so, not "text that is not JSON"', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'traces.zst');
+      writeFileSync(file, zstdCompress(toOtlpProto(batches[0]!)));
+      await expect(readAll([file])).rejects.toThrow(
+        /zstd holding binary protobuf \(an OTLP export request, it seems\) without the file exporter's 4-byte length framing/,
+      );
+    });
+  });
+
+  it('gzip holding bytes in no known format says gzip, not "compressed an unknown format"', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'blob.gz');
+      writeFileSync(file, gzipSync(Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05])));
+      await expect(readAll([file])).rejects.toThrow(
+        /gzip holding an unknown format \(first bytes de ad be ef/,
+      );
+    });
+  });
+
+  it('a truncated gzip file: the lines before are read, and the problem says truncated', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'traces.jsonl.gz');
+      const whole = gzipSync(Buffer.from(batches.map((b) => toOtlpJson(b)).join('\n') + '\n'));
+      writeFileSync(file, whole.subarray(0, Math.floor(whole.length * 0.9)));
+      const { stats } = await readAll([file]);
+      expect(stats.problems).toHaveLength(1);
+      expect(stats.problems[0]!.reason).toMatch(
+        /the gzip stream ends before its end \(the file was truncated\)/,
+      );
+    });
+  });
+});

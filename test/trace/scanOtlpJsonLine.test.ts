@@ -18,6 +18,7 @@ import { ByteSink } from '../../src/trace/byteSink.js';
 import { scanOtlpJsonLine, scanOtlpJsonLineInto } from '../../src/trace/scanOtlpJsonLine.js';
 import type { TraceRecord } from '../../src/trace/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson } from './traceScenario.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 type Json = Record<string, unknown>;
 const MARKER = Buffer.from(ROUTING_MARKER);
@@ -133,7 +134,7 @@ describe('scanOtlpJsonLine', () => {
           if (expectSameAsWholeParse(line)) answered++;
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
     // Declining is always allowed; declining everything would make the fast path useless.
     expect(answered).toBeGreaterThan(100);
@@ -214,7 +215,7 @@ describe('scanOtlpJsonLine', () => {
           expect(expectSameAsWholeParse(line)).toBe(true);
         },
       ),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 

@@ -21,7 +21,7 @@ import {
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
-import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { countProblems, runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope analyze`. */
 export const analyzeCommand: CliCommand = {
@@ -54,7 +54,7 @@ export const analyzeCommand: CliCommand = {
     if (digest !== undefined) sinks.push(digest);
     const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
     const s = summary.finish();
-    const { results, exitCode } = settleGates(gates, s);
+    const { results, exitCode } = settleGates(gates, { ...s, problems: countProblems(input.stats) });
     const view = {
       summary: s,
       hotspots: hotspots.finish(),

@@ -2,9 +2,11 @@
  * presentInput — the `input` part of every report: what was read, and the bad lines that were skipped.
  *
  * Bad lines are never silent: every format reports how many there were and where the first few are
- * (file:line and why), JSON lists up to MAX_JSON_SKIPPED of them. Pure.
+ * (file:line and why, just the file for a problem about the whole file), JSON lists up to MAX_JSON_SKIPPED of
+ * them. Spans without one routing span among them are never a quiet zero either: every format says so
+ * (`notice`). Pure.
  */
-import type { ReadStats } from '../../trace/types.js';
+import type { ReadProblem, ReadStats } from '../../trace/types.js';
 import { tone, type Block } from './document.js';
 import { formatCount } from './formatValues.js';
 
@@ -22,6 +24,17 @@ export const MAX_JSON_SKIPPED = 50;
 /** Problems listed in text and Markdown. */
 export const MAX_TEXT_SKIPPED = 5;
 
+/** Spans were read but not one routing span among them: the likely cause, said plainly; else undefined. */
+export function describeNoRoutingSpan(stats: ReadStats): string | undefined {
+  if (stats.spans === 0 || stats.routingSpans + stats.turnSpans > 0) return undefined;
+  return `no routing span was found among ${formatCount(stats.spans)} spans: is the routescope instrumentation on (instrumentDecideTier2 wrapping the routing call, and its spans exported)?`;
+}
+
+/** Where a problem is: `file:line`, or the file alone for one about the whole file. */
+export function formatProblemPlace(p: ReadProblem): string {
+  return p.line > 0 ? `${p.file}:${p.line}` : p.file;
+}
+
 /** The `input` object of the JSON contract. */
 export function inputToJson(s: InputSummary): Record<string, unknown> {
   const st = s.stats;
@@ -36,6 +49,7 @@ export function inputToJson(s: InputSummary): Record<string, unknown> {
     duplicates: st.duplicates,
     records: s.records,
     problems: st.problems.length + st.problemsDropped,
+    notice: describeNoRoutingSpan(st) ?? null,
     skipped: st.problems.slice(0, MAX_JSON_SKIPPED).map((p) => ({
       file: p.file,
       line: p.line,
@@ -73,12 +87,14 @@ export function inputBlocks(s: InputSummary): Block[] {
       ],
     },
   ];
+  const notice = describeNoRoutingSpan(st);
+  if (notice !== undefined) blocks.push({ kind: 'paragraph', text: tone(notice, 'warn') });
   if (problems > 0) {
     const shown = st.problems.slice(0, MAX_TEXT_SKIPPED);
     blocks.push({
       kind: 'list',
       items: [
-        ...shown.map((p) => `${p.file}:${p.line}: ${p.kind}: ${p.reason}`),
+        ...shown.map((p) => `${formatProblemPlace(p)}: ${p.kind}: ${p.reason}`),
         ...(problems > shown.length
           ? [tone(`… and ${formatCount(problems - shown.length)} more`, 'dim')]
           : []),

@@ -10,6 +10,7 @@ import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { VerdictCounts } from '../../analyze/verdictCounts.js';
 import type { ReadStats } from '../../trace/types.js';
 import type { HtmlSection } from './htmlPage.js';
+import { describeNoRoutingSpan, formatProblemPlace } from '../format/presentInput.js';
 import {
   VERDICT_COLORS,
   drawBarChart,
@@ -191,11 +192,12 @@ export function inputNotes(stats: ReadStats | undefined): string[] {
   return [
     `Input: ${formatNumber(stats.files)} file(s), ${formatNumber(stats.lines)} line(s), ${formatNumber(stats.spans)} span(s), ` +
       `${formatNumber(stats.routingSpans)} routing span(s), ${formatNumber(stats.duplicates)} duplicate(s).`,
+    ...(describeNoRoutingSpan(stats) === undefined ? [] : [describeNoRoutingSpan(stats)!]),
     ...(problems > 0
       ? [
           `${formatNumber(problems)} problem(s) while reading, first: ${stats.problems
             .slice(0, 3)
-            .map((p) => `${p.file}:${p.line} ${p.reason}`)
+            .map((p) => `${formatProblemPlace(p)} ${p.reason}`)
             .join('; ')}`,
         ]
       : []),
