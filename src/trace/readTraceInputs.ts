@@ -24,6 +24,12 @@ import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
+import {
+  DEFAULT_EVENT_LOG_OPTIONS,
+  isAgentfootprintEvent,
+  readAgentfootprintEvent,
+  type EventLogOptions,
+} from './readAgentfootprintEvent.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
@@ -43,6 +49,8 @@ export interface ReadOptions {
    * @default a fresh one
    */
   builder?: TraceRecordBuilder;
+  /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
+  events?: EventLogOptions;
 }
 
 /** The longest JSON line read; a longer one is reported as a bad line and skipped without being buffered. */
@@ -84,6 +92,7 @@ interface FileContext {
   readonly named: boolean;
   readonly stats: ReadStats;
   readonly builder: TraceRecordBuilder;
+  readonly events: EventLogOptions;
   /** The last line or record number started (problems after a stream error point just past it). */
   line: number;
   /**
@@ -214,6 +223,11 @@ function readJsonValue(ctx: FileContext, value: unknown, line: number, out: Trac
   let reason: string | undefined;
   try {
     reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
+    // Not a trace export: an agentfootprint event log line? (Checked only here, so OTLP lines never pay.)
+    if (reason !== undefined && isAgentfootprintEvent(value)) {
+      readAgentfootprintEvent(value, { file: ctx.file, line }, ctx.events, ctx.stats, ctx.builder, out);
+      reason = undefined;
+    }
   } catch (error) {
     // Pathological input (nesting deep enough to exhaust the stack): this line only, never the file.
     const message = error instanceof Error ? error.message : String(error);
@@ -558,6 +572,7 @@ export async function* readTraceInputs(
   options: ReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   const builder = options.builder ?? createTraceRecordBuilder(stats);
+  const events = options.events ?? DEFAULT_EVENT_LOG_OPTIONS;
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
   const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {
@@ -566,7 +581,7 @@ export async function* readTraceInputs(
   for (const { input, files } of expanded) {
     if (files === undefined) {
       const stdin = options.stdin ?? process.stdin;
-      const ctx: FileContext = { file: '-', named: true, stats, builder, line: 0 };
+      const ctx: FileContext = { file: '-', named: true, stats, builder, events, line: 0 };
       yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options);
       continue;
     }
@@ -579,7 +594,7 @@ export async function* readTraceInputs(
       } catch {
         // Size is only for progress (and a file that cannot be stat'ed is read in order, as a pipe is).
       }
-      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
+      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, events, line: 0 };
       try {
         // Only a regular file is read by position; a pipe or device is read in order from where it stands.
         const chunks = readFileChunks(handle, totalBytes === undefined ? null : 0);
@@ -602,6 +617,8 @@ export interface ReadUnit {
   readonly split: boolean;
   /** The file's size, for progress. */
   readonly size?: number;
+  /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
+  readonly events?: EventLogOptions;
 }
 
 /**
@@ -618,7 +635,7 @@ export function readScannedLine(
   builder: TraceRecordBuilder,
   out: TraceRecord[],
 ): void {
-  const ctx: FileContext = { file, named, stats, builder, line };
+  const ctx: FileContext = { file, named, stats, builder, events: DEFAULT_EVENT_LOG_OPTIONS, line };
   // The worker checked every slice (isJsonValue), so this parses; were they ever to disagree, the line is
   // reported as one that does not parse, as a single thread would report it.
   const reason = readJsonText(ctx, bytes.toString('utf8', entry.start, entry.end), line, out);
@@ -677,6 +694,9 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
         problemsBefore: stats.problems.length + stats.problemsDropped,
       });
     },
+    applySpanOutcome(outcome) {
+      spans.push({ outcome, problemsBefore: stats.problems.length + stats.problemsDropped });
+    },
   };
   // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
   const lineBase = unit.split && unit.start > 0 ? 1 : 0;
@@ -685,6 +705,7 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     named: unit.named,
     stats,
     builder: forward,
+    events: unit.events ?? DEFAULT_EVENT_LOG_OPTIONS,
     line: lineBase,
     deferScanned: {
       sink,
