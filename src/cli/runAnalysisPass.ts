@@ -11,6 +11,7 @@ import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
 import type { Gate, GateResult } from '../analyze/evaluateGates.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
+import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/readAgentfootprintEvent.js';
 import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
@@ -51,6 +52,9 @@ export async function runAnalysisPass(
         onProgress: (p) => progress.update(p),
         jobs: threads.jobs,
         parallelMinBytes: threads.minBytes,
+        ...(threads.eventSemantics === undefined
+          ? {}
+          : { events: { ...DEFAULT_EVENT_LOG_OPTIONS, semantics: threads.eventSemantics } }),
       },
       (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
     );

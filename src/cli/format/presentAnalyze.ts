@@ -16,6 +16,7 @@ import { floorlessBlocks } from './presentFloorless.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { policyBlocks } from './presentPolicy.js';
 
 /** What `routescope analyze` prints. */
 export interface AnalyzeView {
@@ -45,6 +46,7 @@ export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<str
     floorlessDecisions: s.floorlessDecisions,
     floorless: v.floorless.floorless,
     inconsistent: s.inconsistent,
+    policy: s.policy,
     replay: s.replay,
     anomalies: s.anomalies,
     anomalyExamples: s.anomalyExamples,
@@ -119,6 +121,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
     ...hotspotBlocks(v.hotspots, 'Near-tie hot spots'),
     ...floorlessBlocks(v.floorless, 'Floorless scorers'),
     ...anomalyBlocks(s),
+    ...policyBlocks(s.policy.choice, s.policy.services),
     ...gateBlocks(v.gates),
     ...inputBlocks(v.input),
   ];
@@ -201,6 +204,9 @@ function describeAnomaly(a: AnomalyExample): Inline {
     case 'duplicate-candidates':
       return `${where}: duplicate candidate ids ${a.ids.join(', ')}`;
     case 'inconsistent':
-      return [tone('inconsistent', 'bad'), ` ${where}: ${a.differences.join('; ')}`];
+      return [
+        tone('inconsistent', 'bad'),
+        ` ${where}, judged as ${a.semantics}: ${a.differences.join('; ')}`,
+      ];
   }
 }
