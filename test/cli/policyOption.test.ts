@@ -77,6 +77,18 @@ describe('routescope analyze on the 9.62 event log', () => {
     expect(md.stdout).toContain('agentfootprint-9.62');
   });
 
+  it('an event log with no decision says what it held, never that all is well', async () => {
+    const entry = readFileSync(EVENTS, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"by":"entry"'));
+    const other = JSON.stringify({ type: 'agentfootprint.agent.turn_end', payload: {}, meta: {} });
+    const r = await cli(['analyze', '-'], { stdinText: `${entry.join('\n')}\n${other}\n` });
+    expect(entry.length).toBeGreaterThan(0);
+    expect(r.stdout).toContain(
+      `its agentfootprint event logs hold ${entry.length} turn_routed events, none with scores (tier 2 never ran), and 1 other events, skipped.`,
+    );
+  });
+
   it('an unknown --policy value exits 2 with a message listing the values', async () => {
     for (const command of [
       ['analyze', EVENTS],

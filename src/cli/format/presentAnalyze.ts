@@ -107,7 +107,9 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
           {
             kind: 'paragraph' as const,
             text: tone(
-              'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
+              v.input.stats.events > 0
+                ? `No tier-2 decision in the input: its agentfootprint event logs hold ${formatCount(v.input.stats.events - v.input.stats.otherEvents)} turn_routed events, none with scores (tier 2 never ran), and ${formatCount(v.input.stats.otherEvents)} other events, skipped.`
+                : 'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
               'warn',
             ),
           },
