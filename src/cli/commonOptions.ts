@@ -14,6 +14,8 @@ import {
   type GateMetrics,
   type GateResult,
 } from '../analyze/evaluateGates.js';
+import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
+import type { PolicySemantics } from '../policy/types.js';
 import { PARALLEL_MIN_BYTES } from '../trace/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
@@ -235,10 +237,42 @@ export function readInputs(args: CliArgs): TraceInput[] {
   return list;
 }
 
-/** Reader threads (`--jobs`, 1 to 64) and the input size from which they are used (`--jobs-min-mib`). */
+/**
+ * How inputs are read: reader threads (`--jobs`, 1 to 64), the input size from which they are used
+ * (`--jobs-min-mib`), and the behaviour agentfootprint event logs are judged under (an explicit `--policy`).
+ */
 export interface ReaderThreads {
   readonly jobs: number;
   readonly minBytes: number;
+  /** @default 'agentfootprint-9.62' (the framework's own) */
+  readonly eventSemantics?: PolicySemantics;
+}
+
+const POLICY_LIST = POLICY_CHOICES.join(', ');
+
+/** The `--policy` option of every command that judges decisions. */
+export function withPolicy(y: Argv): Argv {
+  return y.option('policy', {
+    type: 'string',
+    requiresArg: true,
+    describe: `which published behaviour of the policy judges: ${POLICY_LIST}. auto: what a decision records, else what its service's decisions show, else the contract; agentfootprint event logs are judged as agentfootprint-9.62 unless a behaviour is named`,
+    default: 'auto',
+  });
+}
+
+/** `--policy`; anything but its values is a usage error listing them. */
+export function readPolicy(args: CliArgs): PolicyChoice {
+  const v = args.policy === undefined ? 'auto' : String(args.policy);
+  if (!(POLICY_CHOICES as readonly string[]).includes(v)) {
+    throw new UsageError(`--policy must be one of ${POLICY_LIST}, got '${escapeControlChars(v)}'`);
+  }
+  return v as PolicyChoice;
+}
+
+/** `--jobs`, `--jobs-min-mib` and, for event logs, the behaviour `--policy` names explicitly. */
+export function readJobsAndPolicy(args: CliArgs, policy: PolicyChoice): ReaderThreads {
+  const threads = readJobs(args);
+  return policy === 'auto' ? threads : { ...threads, eventSemantics: policy };
 }
 
 const MIB = 1024 * 1024;
