@@ -41,7 +41,7 @@ export const analyzeCommand: CliCommand = {
       .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
       .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
   async run(args, ctx) {
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
