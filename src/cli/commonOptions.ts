@@ -4,7 +4,7 @@
  * Values that yargs cannot validate (a gate expression, a count) are checked here, before any input is read,
  * so a typo costs no time and exits 2 with a message that says what to type instead. Inputs are files,
  * folders, stdin, and trace stores (`--tempo URL`, `--jaeger URL --service S`, with `--since`, `--query`,
- * `--limit`, `--timeout`, `--retries`); see docs/sources.md.
+ * `--limit`, `--timeout`, `--retries`, `--header` in readStoreHeaders); see docs/sources.md.
  */
 import type { Argv } from 'yargs';
 import {
@@ -21,6 +21,7 @@ import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
+import { readStoreHeaders, withStoreHeaders, type HeaderEnvironment } from './readStoreHeaders.js';
 import { UsageError } from './usageError.js';
 
 /** What main.ts puts in place of a lone `-` (yargs drops it); no file name can contain NUL. */
@@ -28,7 +29,7 @@ export const STDIN_TOKEN = '\u0000-';
 
 /** The `[inputs..]` positional and the trace-store options. */
 export function withInputs(y: Argv): Argv {
-  return y
+  return withStoreHeaders(y)
     .positional('inputs', {
       type: 'string',
       array: true,
@@ -89,7 +90,10 @@ export function withInputs(y: Argv): Argv {
       requiresArg: true,
       describe: 'further attempts after a 429, 5xx, timeout or network error (with back-off); default 3',
     })
-    .group(['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries'], 'Trace stores:');
+    .group(
+      ['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries', 'header'],
+      'Trace stores:',
+    );
 }
 
 /** How far back a store is searched without --since. */
@@ -135,7 +139,7 @@ function readUrlOption(args: CliArgs, key: string, flag: string): string | undef
   if (url !== undefined && (url.username !== '' || url.password !== '')) {
     // Not echoed: the text holds a secret.
     throw new UsageError(
-      `${flag}: a URL with credentials in it is refused (it would show in reports and process lists); routescope sends no credentials, see docs/sources.md`,
+      `${flag}: a URL with credentials in it is refused (it would show in reports and process lists); send them with --header 'Authorization: Basic \${VARIABLE}' instead, see docs/sources.md`,
     );
   }
   if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return text;
@@ -145,7 +149,11 @@ function readUrlOption(args: CliArgs, key: string, flag: string): string | undef
 }
 
 /** The trace stores named by --tempo / --jaeger, with their search window and limits. */
-export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): RemoteSource[] {
+export function readRemoteSources(
+  args: CliArgs,
+  env: HeaderEnvironment,
+  nowMs: number = Date.now(),
+): RemoteSource[] {
   const tempo = readUrlOption(args, 'tempo', '--tempo');
   const jaeger = readUrlOption(args, 'jaeger', '--jaeger');
   const service = args.service === undefined ? undefined : String(args.service);
@@ -158,6 +166,7 @@ export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): Re
       ['limit', '--limit'],
       ['timeout', '--timeout'],
       ['retries', '--retries'],
+      ['header', '--header'],
     ] as const) {
       if (args[key] !== undefined)
         throw new UsageError(`${flag} applies to a trace store; add --tempo URL or --jaeger URL`);
@@ -180,7 +189,9 @@ export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): Re
   const limit = readInteger(args, 'limit', '--limit', 1) ?? DEFAULT_REMOTE_LIMIT;
   const timeout = readNumber(args, 'timeout', '--timeout', 0.001, 3600);
   const retries = readInteger(args, 'retries', '--retries', 0, 10);
+  const headers = readStoreHeaders(args, env);
   const http = {
+    ...(headers === undefined ? {} : { headers }),
     ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
     ...(retries === undefined ? {} : { retries }),
   };
@@ -223,12 +234,12 @@ export interface GatePlan {
 }
 
 /** The inputs named on the command line: paths, then the trace stores of --tempo / --jaeger. */
-export function readInputs(args: CliArgs): TraceInput[] {
+export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] {
   const raw = args.inputs;
   const list: TraceInput[] = (
     Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]
   ).map((x) => (x === STDIN_TOKEN ? '-' : x));
-  list.push(...readRemoteSources(args));
+  list.push(...readRemoteSources(args, env));
   if (list.length === 0) {
     throw new UsageError(
       'name at least one trace file, folder, or - for stdin, or a trace store with --tempo URL or --jaeger URL --service NAME',

@@ -45,7 +45,7 @@ export const analyzeCommand: CliCommand = {
       .example('$0 analyze events.jsonl', "agentfootprint's own event log (turn_routed events)")
       .example('$0 analyze traces/ --policy contract', 'judge every decision by the contract'),
   async run(args, ctx) {
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;

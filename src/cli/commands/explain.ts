@@ -55,7 +55,7 @@ export const explainCommand: CliCommand = {
     const { buildTraceLinks } = await import('../traceLinks.js');
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const jaegerUrl = readUrl(args, 'jaegerUrl', '--jaeger-url');
     const grafanaUrl = readUrl(args, 'grafanaUrl', '--grafana-url');
     const policy = readPolicy(args);

@@ -79,7 +79,7 @@ export const replayCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createReplayAnalysis } = await import('../../analyze/replay.js');
     const { replayToDocument, replayToJson } = await import('../format/presentReplay.js');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const thresholds = readThresholds(args);
     const where = readWhere(args);
     const listLimit = readList(args);

@@ -58,7 +58,7 @@ export const tuneCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
     const { tuneToDocument, tuneToJson } = await import('../format/presentTune.js');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const policy = readPolicy(args);
     const config = { ...readTuneConfig(args, resolveTuneConfig), policy };
     const analysis = createTuneAnalysis(config);
