@@ -60,6 +60,11 @@ export interface ExplainReport {
   readonly truncated: number;
   /** Records without a conversation id that could not be held for the trace-id join. */
   readonly pendingDropped: number;
+  /**
+   * When the target is a trace-id prefix that matched more than one trace (and nothing matched exactly):
+   * the first few of those trace ids. The report then has no entries.
+   */
+  readonly ambiguous?: readonly string[];
 }
 
 /** A streaming explain: feed records, then `finish()` once. */
@@ -69,11 +74,23 @@ export interface ExplainAnalysis {
 }
 
 const TRACE_ID = /^[0-9a-f]{32}$/i;
+/** A trace-id prefix explain accepts: 8 to 31 hex digits (a shorter one would match too many traces). */
+const TRACE_ID_PREFIX = /^[0-9a-f]{8,31}$/i;
+/** Trace ids an ambiguous prefix lists. */
+const MAX_AMBIGUOUS = 10;
 
-/** Start explaining `target` (a trace id, any case, or a conversation id). */
+/**
+ * Start explaining `target`: a trace id (any case), a unique prefix of one (8 digits or more, as reports
+ * that cut ids show them), or a conversation id. An exact match wins over a prefix.
+ */
 export function createExplainAnalysis(target: string, config: Partial<ExplainConfig> = {}): ExplainAnalysis {
   const cfg = { ...DEFAULT_EXPLAIN_CONFIG, ...config };
   const traceTarget = TRACE_ID.test(target) ? target.toLowerCase() : undefined;
+  const prefix = TRACE_ID_PREFIX.test(target) ? target.toLowerCase() : undefined;
+  // Records of the first trace the prefix matched, and the other trace ids it matched (for the message).
+  const byPrefix: { seq: number; record: TraceRecord }[] = [];
+  let prefixTrace: string | undefined;
+  const otherPrefixTraces = new Set<string>();
   const kept: { seq: number; record: TraceRecord }[] = [];
   const pending: { seq: number; record: TraceRecord }[] = [];
   const matchedBy = new Set<'trace' | 'conversation'>();
@@ -94,12 +111,26 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
       if (byTrace) matchedBy.add('trace');
       if (byConversation) matchedBy.add('conversation');
       if (byTrace || byConversation) keep(item);
-      else if (record.conversationId === undefined) {
+      else if (prefix !== undefined && record.traceId.toLowerCase().startsWith(prefix)) {
+        const id = record.traceId.toLowerCase();
+        prefixTrace ??= id;
+        if (id === prefixTrace) {
+          if (byPrefix.length < cfg.maxRecords) byPrefix.push(item);
+        } else if (otherPrefixTraces.size < MAX_AMBIGUOUS) otherPrefixTraces.add(id);
+      } else if (record.conversationId === undefined) {
         if (pending.length < cfg.maxPending) pending.push(item);
         else pendingDropped++;
       }
     },
     finish(): ExplainReport {
+      let ambiguous: string[] | undefined;
+      if (matchedBy.size === 0 && prefixTrace !== undefined) {
+        if (otherPrefixTraces.size > 0) ambiguous = [prefixTrace, ...otherPrefixTraces];
+        else {
+          matchedBy.add('trace');
+          for (const item of byPrefix) keep(item);
+        }
+      }
       const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));
       for (const p of pending) if (traces.has(p.record.traceId.toLowerCase())) keep(p);
       kept.sort((a, b) => a.record.timeUnixMs - b.record.timeUnixMs || a.seq - b.seq);
@@ -117,6 +148,7 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         entries,
         truncated,
         pendingDropped: matchedBy.size === 0 ? 0 : pendingDropped,
+        ...(ambiguous === undefined ? {} : { ambiguous }),
       };
     },
   };

@@ -153,7 +153,7 @@ describe('runCli: commands', () => {
   it('--help and --version exit 0 with text on stdout', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('routescope analyze [inputs..]');
+    expect(help.stdout).toContain('routescope analyze <inputs..>');
     const commandHelp = await cli(['explain', '--help']);
     expect(commandHelp.stdout).toContain('--jaeger-url');
     const version = await cli(['--version']);
@@ -229,7 +229,7 @@ describe('runCli: usage and input errors exit 2 with a message', () => {
     const r = await cli(['analyse', file.path]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown command 'analyse'. Did you mean analyze?");
-    expect(r.stderr).toContain("Run 'routescope --help' for usage.");
+    expect(r.stderr).toContain("Run 'npx routescope --help' for usage.");
   });
 
   it('an option without its value', async () => {

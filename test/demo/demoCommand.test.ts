@@ -68,9 +68,9 @@ describe('routescope demo --out DIR --format json', () => {
   it('says where the traces are and what to run next on stderr (stdout stays JSON)', () => {
     const file = join(dir, 'json', 'traces.jsonl');
     expect(json.stderr).toContain(`traces written to ${file}`);
-    expect(json.stderr).toMatch(/routescope hotspots /);
-    expect(json.stderr).toMatch(/routescope floorless /);
-    expect(json.stderr).toMatch(/routescope explain [a-z]+-\d{3} /);
+    expect(json.stderr).toMatch(/npx routescope hotspots /);
+    expect(json.stderr).toMatch(/npx routescope floorless /);
+    expect(json.stderr).toMatch(/npx routescope explain [a-z]+-\d{3} /);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   withInputs,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
+import { withExamples } from '../helpText.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
 import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
@@ -29,17 +30,18 @@ export const analyzeCommand: CliCommand = {
   describe:
     'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
   builder: (y) =>
-    withGates(withInputs(y))
+    withExamples(withGates(withInputs(y)), [
+      ['$0 analyze traces/', 'overview of every trace file in traces/'],
+      ["$0 analyze traces/ --fail-on 'near-tie-rate>20%' --fail-on floorless", 'a CI gate'],
+      ['$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'],
+    ])
       .option('top', { type: 'number', requiresArg: true, describe: 'hot spots listed', default: 10 })
       .option('weakest', {
         type: 'number',
         requiresArg: true,
         describe: 'percent of weakest decisions the suggested floor catches',
         default: 10,
-      })
-      .example('$0 analyze traces/', 'overview of every trace file in traces/')
-      .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
-      .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
+      }),
   async run(args, ctx) {
     const inputs = readInputs(args);
     const gates = readGates(args);

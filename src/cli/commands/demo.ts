@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
+import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { UsageError } from '../usageError.js';
 import { analyzeCommand } from './analyze.js';
 
@@ -25,18 +26,15 @@ export const demoCommand: CliCommand = {
   command: 'demo',
   describe: 'run a simulated support-desk agent (no network), write its traces, and analyze them',
   builder: (y) =>
-    y
-      .option('out', {
-        type: 'string',
-        requiresArg: true,
-        describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
-      })
-      .example('$0 demo', 'run the demo and print the analysis')
-      .example(
-        '$0 demo --out demo-traces',
-        'keep demo-traces/traces.jsonl to try hotspots, floorless, explain',
-      )
-      .example('$0 demo --format json', 'the analysis as the documented JSON report'),
+    withExamples(y, [
+      ['$0 demo', 'run the demo and print the analysis'],
+      ['$0 demo --out demo-traces', 'keep demo-traces/traces.jsonl to try hotspots, floorless, explain'],
+      ['$0 demo --format json', 'the analysis as the documented JSON report'],
+    ]).option('out', {
+      type: 'string',
+      requiresArg: true,
+      describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
+    }),
   async run(args, ctx) {
     const file = prepareTraceFile(args.out);
     // Loaded here, not at the top: it pulls in the OpenTelemetry SDK, which every other command would otherwise
@@ -123,12 +121,15 @@ async function describeRun(conversations: number, decisions: number, misroutes: 
 function nextSteps(file: string, conversationId: string | undefined, ctx: CommandContext): string {
   const f = shellQuote(file);
   const steps: [string, string][] = [
-    [`routescope hotspots ${f}`, 'which skill pairs keep tying, per router and scorer'],
-    [`routescope floorless ${f}`, 'which scorer can never say "no match", and a floor that would'],
+    [`${RUN_COMMAND} hotspots ${f}`, 'which skill pairs keep tying, per router and scorer'],
+    [
+      `${RUN_COMMAND} floorless ${f}`,
+      'which scorer can never say "no match", and the floor that would make its weakest 10% unmatched',
+    ],
   ];
   if (conversationId !== undefined) {
     steps.push([
-      `routescope explain ${shellQuote(conversationId)} ${f}`,
+      `${RUN_COMMAND} explain ${shellQuote(conversationId)} ${f}`,
       'the evidence behind a misrouted answer',
     ]);
   }
