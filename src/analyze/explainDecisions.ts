@@ -12,6 +12,7 @@
 import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../trace/types.js';
 import { detectAnomalies, type Anomaly } from './detectAnomalies.js';
 import { findCounterfactuals, type CounterfactualSet } from './findCounterfactuals.js';
+import { formatScoreValue, formatThreshold } from './formatFigures.js';
 import type { ReplayOutcome } from './replayDecision.js';
 
 /** Options of `explain`. */
@@ -179,28 +180,19 @@ function toEntry(record: TraceRecord): ExplainEntry {
   };
 }
 
-/** A number as a person reads it: four significant digits, non-finite spelled out. */
-export function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
-  if (n === 0) return '0';
-  const abs = Math.abs(n);
-  if (abs >= 1e-4 && abs < 1e6) return String(Number(n.toPrecision(4)));
-  return n.toPrecision(4);
-}
-
 /** The recorded verdict and its reason in one plain sentence. */
 export function describeVerdict(d: DecisionRecord): string {
   const top = d.ranked[0];
   const floor = d.effectiveFloor;
-  const floorText = floor === undefined ? '' : ` above the floor ${formatNumber(floor)}`;
+  const floorText = floor === undefined ? '' : ` above the floor ${formatThreshold(floor)}`;
   const incumbent = d.incumbent?.id;
-  const margin = formatNumber(d.policy.nearTieMargin);
+  const margin = formatThreshold(d.policy.nearTieMargin);
 
   if (d.verdict === 'unmatched') {
     if (top === undefined) return 'No candidate was scored, so nothing matched: unmatched.';
     if (!Number.isFinite(top.score))
       return 'Every score was non-finite, so no candidate could win: unmatched.';
-    return `No candidate scored${floorText} (the best, ${top.id}, scored ${formatNumber(top.score)}), so nothing matched: unmatched.`;
+    return `No candidate scored${floorText} (the best, ${top.id}, scored ${formatScoreValue(top.score)}), so nothing matched: unmatched.`;
   }
   const winner = d.verdict === 'move' ? d.to! : (top?.id ?? String(incumbent));
   const outcome =
@@ -214,18 +206,18 @@ export function describeVerdict(d: DecisionRecord): string {
       return `The categorical scorer picked ${winner}, which is decisive by construction, so ${outcome}.`;
     }
     if (d.runnerUp === undefined) return `Only ${winner} was alive${floorText}, so ${outcome}.`;
-    return `${winner} beat ${d.runnerUp.id} by a gap of ${formatNumber(d.runnerUp.gap)} >= the margin ${margin}, so ${outcome}.`;
+    return `${winner} beat ${d.runnerUp.id} by a gap of ${formatScoreValue(d.runnerUp.gap)} >= the margin ${margin}, so ${outcome}.`;
   }
   const tied =
     d.runnerUp === undefined
       ? `The decision was not decisive`
-      : `${top?.id ?? '?'} and ${d.runnerUp.id} were within a gap of ${formatNumber(d.runnerUp.gap)} < the margin ${margin}`;
+      : `${top?.id ?? '?'} and ${d.runnerUp.id} were within a gap of ${formatScoreValue(d.runnerUp.gap)} < the margin ${margin}`;
   if (d.verdict === 'stay') {
     return `${tied}, and with the incumbent ${String(incumbent)} in place ambiguity keeps it: ${outcome}.`;
   }
   if (d.verdict === 'menu') {
     if (incumbent !== undefined) {
-      return `${tied}, and the incumbent ${incumbent} scored at or below the floor${floor === undefined ? '' : ` ${formatNumber(floor)}`}, so ${outcome} among the new candidates.`;
+      return `${tied}, and the incumbent ${incumbent} scored at or below the floor${floor === undefined ? '' : ` ${formatThreshold(floor)}`}, so ${outcome} among the new candidates.`;
     }
     return `${tied} at cold start (no incumbent), so ${outcome}.`;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeVerdict, explainDecisions, formatNumber } from '../../src/analyze/explainDecisions.js';
+import { describeVerdict, explainDecisions } from '../../src/analyze/explainDecisions.js';
+import { formatScoreValue } from '../../src/analyze/formatFigures.js';
 import { decision, misroute, s, tid, turn } from './decisionBuilder.js';
 
 describe('explainDecisions', () => {
@@ -91,7 +92,7 @@ describe('describeVerdict', () => {
   it('a decisive move names the winner, the runner-up, the gap and the margin', () => {
     const why = describeVerdict(decision({ scores: [s('a', 1), s('b', 0)] }));
     expect(why).toBe(
-      `a beat b by a gap of ${formatNumber(Math.tanh(0.5))} >= the margin 0.15, so tier 2 moved to a.`,
+      `a beat b by a gap of ${formatScoreValue(Math.tanh(0.5))} >= the margin 0.15, so tier 2 moved to a.`,
     );
   });
 
@@ -121,7 +122,7 @@ describe('describeVerdict', () => {
   it('unmatched names the floor and the best score', () => {
     const why = describeVerdict(decision({ scores: [s('a', 0.1)], scorer: { floor: 0.5 } }));
     expect(why).toBe(
-      'No candidate scored above the floor 0.5 (the best, a, scored 0.1), so nothing matched: unmatched.',
+      'No candidate scored above the floor 0.5 (the best, a, scored 0.1000), so nothing matched: unmatched.',
     );
   });
 

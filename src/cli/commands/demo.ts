@@ -6,11 +6,12 @@
  * No network and no collector: the agent, its scorers and the exporter run in-process (src/demo). The report
  * is exactly `routescope analyze <file>` (same code path, same `--format`), followed by the commands to try
  * next on the same file. Around a JSON or Markdown report those extra lines go to stderr, so stdout stays a
- * clean document. Without `--out` the file goes to a fresh temp folder, whose path is printed.
+ * clean document. Without `--out` the file goes to a fresh temp folder, which is kept (the next steps read it);
+ * its path and the command that removes it are printed.
  */
 import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
@@ -42,8 +43,11 @@ export const demoCommand: CliCommand = {
     const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
     const run = await runDemoAgent({ path: file });
     const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
+    // The folder outlives the run on purpose: the next steps printed below read its file.
     const where =
-      args.out === undefined ? ' (a new temp folder; --out DIR writes DIR/traces.jsonl instead)' : '';
+      args.out === undefined
+        ? ` (a new temp folder, kept for the commands below: remove it with rm -r ${escapeControlChars(shellQuote(dirname(file)))} when done; --out DIR writes DIR/${DEMO_TRACE_FILE} instead)`
+        : '';
     aside.write(
       (await describeRun(run.conversations, run.decisions, run.misroutes)) +
         `traces written to ${escapeControlChars(file)}${where}\n\n`,
