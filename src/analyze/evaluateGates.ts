@@ -10,6 +10,7 @@
  * reason line quotes the gate as the user could have typed it. Pure.
  */
 import type { DecisionSummary } from './summarizeDecisions.js';
+import { countOf } from './formatFigures.js';
 
 /** The metrics a threshold gate can compare. */
 export const GATE_METRICS = ['near-tie-rate', 'menu-rate', 'unmatched-rate', 'decisions'] as const;
@@ -161,7 +162,7 @@ function evaluateGate(gate: Gate, m: GateMetrics, allowEmpty: boolean): GateResu
     gate: text,
     failed,
     actual,
-    reason: `${text}: ${gate.metric} is ${shown}${gate.metric === 'decisions' ? '' : ` over ${m.decisions} decisions`}, ${failed ? 'gate failed' : 'gate passed'}`,
+    reason: `${text}: ${gate.metric} is ${shown}${gate.metric === 'decisions' ? '' : ` over ${countOf(m.decisions, 'decision')}`}`,
   };
 }
 

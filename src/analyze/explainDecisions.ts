@@ -15,6 +15,7 @@ import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '..
 import { detectAnomalies, type Anomaly } from './detectAnomalies.js';
 import { findCounterfactuals, type CounterfactualSet } from './findCounterfactuals.js';
 import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';
+import { formatScoreValue, formatThreshold } from './formatFigures.js';
 import type { ReplayOutcome } from './replayDecision.js';
 
 /** Options of `explain`. */
@@ -68,6 +69,11 @@ export interface ExplainReport {
   readonly truncated: number;
   /** Records without a conversation id that could not be held for the trace-id join. */
   readonly pendingDropped: number;
+  /**
+   * When the target is a trace-id prefix that matched more than one trace (and nothing matched exactly):
+   * the first few of those trace ids. The report then has no entries.
+   */
+  readonly ambiguous?: readonly string[];
 }
 
 /** A streaming explain: feed records, then `finish()` once. */
@@ -77,11 +83,23 @@ export interface ExplainAnalysis {
 }
 
 const TRACE_ID = /^[0-9a-f]{32}$/i;
+/** A trace-id prefix explain accepts: 8 to 31 hex digits (a shorter one would match too many traces). */
+const TRACE_ID_PREFIX = /^[0-9a-f]{8,31}$/i;
+/** Trace ids an ambiguous prefix lists. */
+const MAX_AMBIGUOUS = 10;
 
-/** Start explaining `target` (a trace id, any case, or a conversation id). */
+/**
+ * Start explaining `target`: a trace id (any case), a unique prefix of one (8 digits or more, as reports
+ * that cut ids show them), or a conversation id. An exact match wins over a prefix.
+ */
 export function createExplainAnalysis(target: string, config: Partial<ExplainConfig> = {}): ExplainAnalysis {
   const cfg = { ...DEFAULT_EXPLAIN_CONFIG, ...config };
   const traceTarget = TRACE_ID.test(target) ? target.toLowerCase() : undefined;
+  const prefix = TRACE_ID_PREFIX.test(target) ? target.toLowerCase() : undefined;
+  // Records of the first trace the prefix matched, and the other trace ids it matched (for the message).
+  const byPrefix: { seq: number; record: TraceRecord }[] = [];
+  let prefixTrace: string | undefined;
+  const otherPrefixTraces = new Set<string>();
   const kept: { seq: number; record: TraceRecord }[] = [];
   const pending: { seq: number; record: TraceRecord }[] = [];
   const matchedBy = new Set<'trace' | 'conversation'>();
@@ -105,12 +123,26 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
       if (byTrace) matchedBy.add('trace');
       if (byConversation) matchedBy.add('conversation');
       if (byTrace || byConversation) keep(item);
-      else if (record.conversationId === undefined) {
+      else if (prefix !== undefined && record.traceId.toLowerCase().startsWith(prefix)) {
+        const id = record.traceId.toLowerCase();
+        prefixTrace ??= id;
+        if (id === prefixTrace) {
+          if (byPrefix.length < cfg.maxRecords) byPrefix.push(item);
+        } else if (otherPrefixTraces.size < MAX_AMBIGUOUS) otherPrefixTraces.add(id);
+      } else if (record.conversationId === undefined) {
         if (pending.length < cfg.maxPending) pending.push(item);
         else pendingDropped++;
       }
     },
     finish(): ExplainReport {
+      let ambiguous: string[] | undefined;
+      if (matchedBy.size === 0 && prefixTrace !== undefined) {
+        if (otherPrefixTraces.size > 0) ambiguous = [prefixTrace, ...otherPrefixTraces];
+        else {
+          matchedBy.add('trace');
+          for (const item of byPrefix) keep(item);
+        }
+      }
       const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));
       for (const p of pending) if (traces.has(p.record.traceId.toLowerCase())) keep(p);
       kept.sort((a, b) => a.record.timeUnixMs - b.record.timeUnixMs || a.seq - b.seq);
@@ -130,6 +162,7 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         entries,
         truncated,
         pendingDropped: matchedBy.size === 0 ? 0 : pendingDropped,
+        ...(ambiguous === undefined ? {} : { ambiguous }),
       };
     },
   };
@@ -161,28 +194,19 @@ function toEntry(record: TraceRecord, semantics: PolicySemantics): ExplainEntry 
   };
 }
 
-/** A number as a person reads it: four significant digits, non-finite spelled out. */
-export function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
-  if (n === 0) return '0';
-  const abs = Math.abs(n);
-  if (abs >= 1e-4 && abs < 1e6) return String(Number(n.toPrecision(4)));
-  return n.toPrecision(4);
-}
-
 /** The recorded verdict and its reason in one plain sentence. */
 export function describeVerdict(d: DecisionRecord): string {
   const top = d.ranked[0];
   const floor = d.effectiveFloor;
-  const floorText = floor === undefined ? '' : ` above the floor ${formatNumber(floor)}`;
+  const floorText = floor === undefined ? '' : ` above the floor ${formatThreshold(floor)}`;
   const incumbent = d.incumbent?.id;
-  const margin = formatNumber(d.policy.nearTieMargin);
+  const margin = formatThreshold(d.policy.nearTieMargin);
 
   if (d.verdict === 'unmatched') {
     if (top === undefined) return 'No candidate was scored, so nothing matched: unmatched.';
     if (!Number.isFinite(top.score))
       return 'Every score was non-finite, so no candidate could win: unmatched.';
-    return `No candidate scored${floorText} (the best, ${top.id}, scored ${formatNumber(top.score)}), so nothing matched: unmatched.`;
+    return `No candidate scored${floorText} (the best, ${top.id}, scored ${formatScoreValue(top.score)}), so nothing matched: unmatched.`;
   }
   const winner = d.verdict === 'move' ? d.to! : (top?.id ?? String(incumbent));
   const outcome =
@@ -196,18 +220,18 @@ export function describeVerdict(d: DecisionRecord): string {
       return `The categorical scorer picked ${winner}, which is decisive by construction, so ${outcome}.`;
     }
     if (d.runnerUp === undefined) return `Only ${winner} was alive${floorText}, so ${outcome}.`;
-    return `${winner} beat ${d.runnerUp.id} by a gap of ${formatNumber(d.runnerUp.gap)} >= the margin ${margin}, so ${outcome}.`;
+    return `${winner} beat ${d.runnerUp.id} by a gap of ${formatScoreValue(d.runnerUp.gap)} >= the margin ${margin}, so ${outcome}.`;
   }
   const tied =
     d.runnerUp === undefined
       ? `The decision was not decisive`
-      : `${top?.id ?? '?'} and ${d.runnerUp.id} were within a gap of ${formatNumber(d.runnerUp.gap)} < the margin ${margin}`;
+      : `${top?.id ?? '?'} and ${d.runnerUp.id} were within a gap of ${formatScoreValue(d.runnerUp.gap)} < the margin ${margin}`;
   if (d.verdict === 'stay') {
     return `${tied}, and with the incumbent ${String(incumbent)} in place ambiguity keeps it: ${outcome}.`;
   }
   if (d.verdict === 'menu') {
     if (incumbent !== undefined) {
-      return `${tied}, and the incumbent ${incumbent} scored at or below the floor${floor === undefined ? '' : ` ${formatNumber(floor)}`}, so ${outcome} among the new candidates.`;
+      return `${tied}, and the incumbent ${incumbent} scored at or below the floor${floor === undefined ? '' : ` ${formatThreshold(floor)}`}, so ${outcome} among the new candidates.`;
     }
     return `${tied} at cold start (no incumbent), so ${outcome}.`;
   }

@@ -49,3 +49,51 @@ export function describeFilter(filter: DecisionFilter): string {
   const parts = WHERE_KEYS.flatMap((k) => (filter[k] ?? []).map((v) => `${k}=${v}`));
   return parts.length === 0 ? 'everything' : parts.join(', ');
 }
+
+/** Distinct names kept per key by a where catalog; more are counted, not listed. */
+export const MAX_CATALOG_NAMES = 1000;
+
+/** A `--where` value that named no decision, with the names the input does have for that key. */
+export interface UnknownWhereValue {
+  readonly key: (typeof WHERE_KEYS)[number];
+  readonly value: string;
+  /** Names seen for `key`, sorted; the first MAX_CATALOG_NAMES seen when there were more. */
+  readonly known: readonly string[];
+}
+
+/** Feeds on every decision and says, at the end, which `--where` values matched none of them. */
+export interface WhereCatalog {
+  add(d: DecisionRecord): void;
+  unknownValues(): UnknownWhereValue[];
+}
+
+/** A catalog of the names each `--where` key takes in the input, for the values `filter` names. */
+export function createWhereCatalog(filter: DecisionFilter): WhereCatalog {
+  const keys = WHERE_KEYS.filter((k) => filter[k] !== undefined);
+  const seen = new Map(keys.map((k) => [k, new Set<string>()]));
+  const overflow = new Map(keys.map((k) => [k, new Set<string>()]));
+  return {
+    add(d) {
+      for (const key of keys) {
+        const value = d[key];
+        if (value === undefined) continue;
+        const names = seen.get(key)!;
+        if (names.has(value)) continue;
+        if (names.size < MAX_CATALOG_NAMES) names.add(value);
+        // Beyond the cap only the asked-for values matter; remember those alone.
+        else if (filter[key]!.includes(value)) overflow.get(key)!.add(value);
+      }
+    },
+    unknownValues() {
+      return keys.flatMap((key) => {
+        const names = seen.get(key)!;
+        const extra = overflow.get(key)!;
+        return filter[key]!.filter((value) => !names.has(value) && !extra.has(value)).map((value) => ({
+          key,
+          value,
+          known: [...names].sort(),
+        }));
+      });
+    },
+  };
+}

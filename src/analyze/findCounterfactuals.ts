@@ -13,6 +13,7 @@
 import { sanitizeScore } from '../policy/routingPolicy.js';
 import type { PolicySemantics } from '../policy/types.js';
 import type { RecordedDecision } from '../trace/types.js';
+import { formatScoreValue } from './formatFigures.js';
 import {
   replayDecision,
   summarizeVerdict,
@@ -124,15 +125,15 @@ function findMarginChange(
   const gap = base.runnerUp.gap;
   const from = base.policy.nearTieMargin;
   if (!Number.isFinite(gap))
-    return none(`the gap ${String(gap)} is not a number a margin can be compared with`);
+    return none(`the gap ${formatScoreValue(gap)} is not a number a margin can be compared with`);
   const raise = base.decisive;
   const to = raise ? nextUp(gap) : gap;
   const replay = tryReplay({ nearTieMargin: to });
   if (replay === undefined || !verdictChanged(baseline, replay)) {
     return none(
       raise
-        ? `a margin above the gap ${String(gap)} makes it a near-tie, and the verdict stays ${baseline.verdict}`
-        : `a margin at the gap ${String(gap)} makes it decisive, and the verdict stays ${baseline.verdict}`,
+        ? `a margin above the gap ${formatScoreValue(gap)} makes it a near-tie, and the verdict stays ${baseline.verdict}`
+        : `a margin at the gap ${formatScoreValue(gap)} makes it decisive, and the verdict stays ${baseline.verdict}`,
     );
   }
   return {

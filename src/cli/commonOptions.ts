@@ -33,7 +33,11 @@ export function withInputs(y: Argv): Argv {
     .positional('inputs', {
       type: 'string',
       array: true,
-      describe: 'trace files, folders (every file inside) or - for stdin; formats are detected from content',
+      // No `[default: []]` in --help: at least one input is needed, unless a trace store is named. yargs then
+      // hands over [undefined] for no input, which readInputs drops.
+      default: undefined,
+      describe:
+        'trace files, folders (every file inside) or - for stdin; formats are detected from content. At least one, unless --tempo or --jaeger names a trace store',
     })
     .option('jobs', {
       type: 'number',
@@ -237,7 +241,11 @@ export interface GatePlan {
 export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] {
   const raw = args.inputs;
   const list: TraceInput[] = (
-    Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]
+    Array.isArray(raw)
+      ? raw.filter((x) => x !== undefined).map(String)
+      : raw === undefined
+        ? []
+        : [String(raw)]
   ).map((x) => (x === STDIN_TOKEN ? '-' : x));
   list.push(...readRemoteSources(args, env));
   if (list.length === 0) {
@@ -324,6 +332,39 @@ export function readNumber(
     );
   }
   return n;
+}
+
+/**
+ * A rate, share or margin within [min, max], given as a number (`0.1`) or a percentage (`10%`), as `--fail-on`
+ * reads them; `above` makes `min` itself refused (a sweep step of 0). A usage error otherwise.
+ */
+export function readShare(
+  args: CliArgs,
+  key: string,
+  flag: string,
+  range: { readonly min?: number; readonly max?: number; readonly above?: boolean } = {},
+): number | undefined {
+  const v = args[key];
+  if (v === undefined) return undefined;
+  const min = range.min ?? 0;
+  const max = range.max ?? 1;
+  const n = parseShare(v);
+  if (!((range.above === true ? n > min : n >= min) && n <= max)) {
+    const bounds = range.above === true ? `greater than ${min} and at most ${max}` : `from ${min} to ${max}`;
+    throw new UsageError(
+      `${flag} must be ${bounds}, as a number or a percentage (0.1 or 10%), got ${escapeControlChars(String(v))}`,
+    );
+  }
+  return n;
+}
+
+/** `0.1` or `10%` as 0.1; NaN for anything else. */
+export function parseShare(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const text = String(v).trim();
+  const percent = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*%$/.exec(text);
+  if (percent !== null) return Number(percent[1]) / 100;
+  return text === '' ? NaN : Number(text);
 }
 
 /** A whole number option within [min, max]; a usage error otherwise. */

@@ -22,6 +22,7 @@ import { replayCommand } from './commands/replay.js';
 import { tuneCommand } from './commands/tune.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
+import { HELP_WIDTH, RUN_COMMAND, tidyHelp } from './helpText.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usageError.js';
 
@@ -74,20 +75,26 @@ export async function runCli(
       .help()
       .alias('h', 'help')
       .version(readVersion())
-      .wrap(100)
+      .wrap(HELP_WIDTH)
       .fail((message: string | undefined, error: Error | undefined) => {
         const text = message ?? error?.message ?? 'invalid command line';
-        // yargs words a near-miss command as only "Did you mean …?"; say what was not understood first.
+        // yargs says "Did you mean …?" for a near miss and "Unknown argument" for anything else: one message.
         const first = words[0];
-        throw new UsageError(
-          first !== undefined && !first.startsWith('-') && text.startsWith('Did you mean')
-            ? `unknown command '${first}'. ${text}`
-            : text,
-        );
+        if (first !== undefined && !first.startsWith('-') && !byName.has(first)) {
+          const near = /^Did you mean (\S+?)\?/.exec(text)?.[1];
+          throw new UsageError(
+            `unknown command '${first}'.${near === undefined ? '' : ` Did you mean ${near}?`} The commands are ${[...byName.keys()].join(', ')}.`,
+          );
+        }
+        throw new UsageError(text);
       });
     // No yargs handlers: after running one, yargs renders and caches the whole help text (~15 ms on every
     // run). The command is read from the parsed words instead, and runs after parsing.
-    for (const command of commands) parser.command(command.command, command.describe, command.builder);
+    for (const command of commands) {
+      // The inputs are optional to yargs only because a trace store (--tempo, --jaeger) can stand in for them.
+      const usage = `$0 ${command.command.replace('[inputs..]', '<inputs..>')} [options]\n\n${command.describe}`;
+      parser.command(command.command, command.describe, (y) => command.builder(y).usage(usage));
+    }
     const output = await new Promise<string>((resolve, reject) => {
       parser
         .parseAsync(words, {}, (error: Error | null | undefined, args: CliArgs, text: string) => {
@@ -104,7 +111,8 @@ export async function runCli(
     });
     if (chosen === undefined) {
       // --help or --version: yargs produced the text instead of a command.
-      if (output !== '') io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      const help = tidyHelp(output);
+      if (help !== '') io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
       return 0;
     }
     const format = String(chosen.args.format ?? 'text') as OutputFormat;
@@ -121,7 +129,7 @@ function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof UsageError) {
     // yargs messages span lines; keep the lines, escape what is on them.
     const lines = error.message.split('\n').map(escapeControlChars).join('\n');
-    io.stderr.write(`routescope: ${lines}\nRun 'routescope --help' for usage.\n`);
+    io.stderr.write(`routescope: ${lines}\nRun '${RUN_COMMAND} --help' for usage.\n`);
   } else if (error instanceof InputError) {
     io.stderr.write(`routescope: ${escapeControlChars(error.message)}\n`);
   } else {

@@ -91,16 +91,17 @@ export interface SingleAnalysisResult<R> {
 
 /**
  * The pass of a command with one analysis: the analysis, plus a chart digest when the output is HTML (the
- * only format that draws charts), fed in one read.
+ * only format that draws charts) and any `extra` sinks the command watches the input with, fed in one read.
  */
 export async function runSingleAnalysis<R>(
   analysis: RecordSink & { finish(): R },
   inputs: readonly TraceInput[],
   ctx: CommandContext,
   threads: ReaderThreads,
+  extra: readonly RecordSink[] = [],
 ): Promise<SingleAnalysisResult<R>> {
   const digest = ctx.format === 'html' ? createChartDigest() : undefined;
-  const sinks: RecordSink[] = digest === undefined ? [analysis] : [analysis, digest];
+  const sinks: RecordSink[] = digest === undefined ? [analysis, ...extra] : [analysis, digest, ...extra];
   const input = await runAnalysisPass(inputs, sinks, ctx.io, threads);
   return { report: analysis.finish(), input, digest: digest?.finish() };
 }

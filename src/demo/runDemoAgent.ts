@@ -14,7 +14,9 @@
  * `execute_tool` span. The incumbent of a turn is the skill the previous turn ended on; a menu (or an
  * `unmatched` full menu) is resolved by a simulated tier-3 decider that takes the reviewer's skill when it is
  * offered (a good model would), else the first entry. No user text is recorded anywhere. Ids come from a seeded
- * generator and batches are cut by size only, so two runs write the same file apart from timestamps.
+ * generator and batches are cut by size only, so two runs write the same file apart from timestamps. Times come
+ * from a simulated clock that spreads the conversations over the simulated day before the run (turns tens of
+ * seconds apart), so the report's charts over time have a day to show, not one instant.
  * I/O: writes the trace file.
  */
 import { context, SpanKind, trace } from '@opentelemetry/api';
@@ -52,6 +54,7 @@ export const DEMO_SERVICE_NAME = 'acme-support';
 export const DEMO_SEED = 20261202;
 
 const MODEL = 'demo-chat-small';
+const DAY_MS = 86_400_000;
 const DECIDER = { provider: 'demo', model: 'menu-picker' } as const;
 /** The behaviour the simulated framework routes by: the release real agents run. */
 const FRAMEWORK_DECIDE: DecideTier2 = createDecideTier2('agentfootprint-9.62');
@@ -131,14 +134,16 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
   let firstMisrouted: string | undefined;
   let firstTieMisrouted: string | undefined;
   const conversations = config.conversations ?? DEMO_CONVERSATIONS;
+  const clock = createDemoClock(Date.now() - DAY_MS, conversations.length);
   try {
-    for (const conv of conversations) {
+    for (const [k, conv] of conversations.entries()) {
+      clock.startConversation(k);
       const router = routers.get(conv.router);
       const observer = observers.get(conv.router);
       if (router === undefined || observer === undefined) {
         throw new Error(`conversation ${conv.id}: unknown router "${conv.router}"`);
       }
-      const result = await handleConversation(conv, router, { tracer, framework, observer, review });
+      const result = await handleConversation(conv, router, { tracer, framework, observer, review, clock });
       decisions += result.decisions;
       misroutes += result.misroutes;
       if (result.misroutes > 0) firstMisrouted ??= conv.id;
@@ -215,6 +220,35 @@ interface DemoTracers {
   readonly framework: Tracer;
   readonly observer: RoutescopeObservability;
   readonly review: ReviewState;
+  readonly clock: DemoClock;
+}
+
+/** The simulated time of the run: `now()` reads it, `advance(ms)` moves it on and gives the new time. */
+interface DemoClock {
+  now(): number;
+  advance(ms: number): number;
+  /** Jump to conversation `k`'s start: the day cut in equal slots, one each, started at a fixed point. */
+  startConversation(k: number): void;
+}
+
+/** A clock over the day from `dayStartMs`, with `count` conversations spread across it. */
+function createDemoClock(dayStartMs: number, count: number): DemoClock {
+  const slot = DAY_MS / Math.max(1, count);
+  // Conversations are listed router by router; a stride through the slots mixes the routers over the day.
+  const stride = [29, 31, 37, 41, 43].find((p) => count % p !== 0) ?? 1;
+  let t = dayStartMs;
+  return {
+    now: () => t,
+    advance(ms) {
+      t += ms;
+      return t;
+    },
+    startConversation(k) {
+      // A fixed scatter within each slot (no two runs differ): conversations do not start on the hour.
+      const at = (k * stride) % Math.max(1, count);
+      t = Math.round(dayStartMs + at * slot + (((k * 7919) % 1000) / 1000) * slot * 0.6);
+    },
+  };
 }
 
 async function handleConversation(
@@ -225,6 +259,7 @@ async function handleConversation(
   const { router, scorer, policy } = prepared;
   const root = t.tracer.startSpan(`conversation ${DEMO_AGENT_NAME}`, {
     kind: SpanKind.INTERNAL,
+    startTime: t.clock.now(),
     attributes: { [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME, [ATTR_GEN_AI_CONVERSATION_ID]: conv.id },
   });
   let misroutes = 0;
@@ -233,9 +268,12 @@ async function handleConversation(
     let incumbent: string | undefined;
     for (const [index, turn] of conv.turns.entries()) {
       const runId = `${conv.id}-run-${index + 1}`;
+      // The user thinks and types between turns: 20 to 60 simulated seconds.
+      t.clock.advance(index === 0 ? 1_000 : 20_000 + ((index * 7_919 + turn.text.length * 131) % 40_000));
       // The framework's own turn span: it carries the run id and, like the framework's, is never made active.
       const run = t.framework.startSpan(DEMO_AGENT_NAME, {
         kind: SpanKind.INTERNAL,
+        startTime: t.clock.now(),
         attributes: {
           'gen_ai.operation.name': 'invoke_agent',
           [ATTR_GEN_AI_AGENT_NAME]: DEMO_AGENT_NAME,
@@ -252,13 +290,20 @@ async function handleConversation(
       const resolved = resolveTurn(verdict, incumbent, turn.expected, router.skills);
       t.review.turn = { expected: turn.expected, skill: resolved.skill };
       t.observer.exportEvent(
-        buildTurnRoutedEvent(verdict, resolved, { scorer, policy, runId, sessionId: conv.id, index }),
+        buildTurnRoutedEvent(verdict, resolved, {
+          scorer,
+          policy,
+          runId,
+          sessionId: conv.id,
+          index,
+          wallClockMs: t.clock.advance(3),
+        }),
       );
       t.review.turn = undefined;
       await context.with(trace.setSpan(context.active(), run), () =>
-        answerTurn(t.tracer, resolved.skill, turn.text, index),
+        answerTurn(t.tracer, t.clock, resolved.skill, turn.text, index),
       );
-      run.end();
+      run.end(t.clock.advance(5));
       if (resolved.skill !== turn.expected) {
         misroutes++;
         const tied = [verdict.ranked[0]?.id, verdict.runnerUp?.id];
@@ -268,7 +313,7 @@ async function handleConversation(
       incumbent = resolved.skill;
     }
   });
-  root.end();
+  root.end(t.clock.advance(10));
   return { decisions: conv.turns.length, misroutes, tieMisroutes };
 }
 
@@ -280,7 +325,15 @@ async function handleConversation(
 export function buildTurnRoutedEvent(
   verdict: Tier2Verdict,
   resolved: ResolvedTurn,
-  turn: { scorer: DemoScorer; policy: RoutingPolicy; runId: string; sessionId: string; index: number },
+  turn: {
+    scorer: DemoScorer;
+    policy: RoutingPolicy;
+    runId: string;
+    sessionId: string;
+    index: number;
+    /** When the turn was routed (the demo's simulated clock). @default Date.now() */
+    wallClockMs?: number;
+  },
 ): Record<string, unknown> {
   const floor = effectiveFloor(turn.policy, turn.scorer.traits);
   const { route } = resolved;
@@ -305,7 +358,7 @@ export function buildTurnRoutedEvent(
     type: TURN_ROUTED_EVENT_TYPE,
     payload,
     meta: {
-      wallClockMs: Date.now(),
+      wallClockMs: turn.wallClockMs ?? Date.now(),
       runOffsetMs: 1,
       runtimeStageId: 'pick-entry#1',
       subflowPath: [],
@@ -351,29 +404,37 @@ export function resolveTurn(
 }
 
 /** The skill answers: one LLM call, and for skills that act a tool call and a second LLM call. */
-async function answerTurn(tracer: Tracer, skill: string, text: string, index: number): Promise<void> {
+async function answerTurn(
+  tracer: Tracer,
+  clock: DemoClock,
+  skill: string,
+  text: string,
+  index: number,
+): Promise<void> {
   const inputTokens = 180 + 40 * index + Math.ceil(text.length / 4);
-  chatSpan(tracer, inputTokens, 24 + (text.length % 37));
+  chatSpan(tracer, clock, inputTokens, 24 + (text.length % 37));
   // A model call is asynchronous in a real agent; yielding here also lets the batch processor settle.
   await Promise.resolve();
   const tool = SKILL_TOOLS[skill];
   if (tool === undefined) return;
   const span = tracer.startSpan(`execute_tool ${tool}`, {
     kind: SpanKind.INTERNAL,
+    startTime: clock.advance(2),
     attributes: {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': tool,
       'gen_ai.tool.type': 'function',
     },
   });
-  span.end();
-  chatSpan(tracer, inputTokens + 120, 60 + (text.length % 53));
+  span.end(clock.advance(40 + (text.length % 90)));
+  chatSpan(tracer, clock, inputTokens + 120, 60 + (text.length % 53));
   await Promise.resolve();
 }
 
-function chatSpan(tracer: Tracer, inputTokens: number, outputTokens: number): void {
+function chatSpan(tracer: Tracer, clock: DemoClock, inputTokens: number, outputTokens: number): void {
   const span: Span = tracer.startSpan(`chat ${MODEL}`, {
     kind: SpanKind.CLIENT,
+    startTime: clock.advance(2),
     attributes: {
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'demo',
@@ -382,7 +443,8 @@ function chatSpan(tracer: Tracer, inputTokens: number, outputTokens: number): vo
       'gen_ai.usage.output_tokens': outputTokens,
     },
   });
-  span.end();
+  // A small model answers in about half a second, longer for longer answers.
+  span.end(clock.advance(300 + outputTokens * 8));
 }
 
 /** Spans nest only under a context manager; register the Node one unless the process already has one. */

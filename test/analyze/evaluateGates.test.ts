@@ -89,7 +89,7 @@ describe('evaluateGates', () => {
   it('a threshold gate fails when its condition holds', () => {
     const [over, under] = evaluateGates([gate('near-tie-rate>0.2'), gate('near-tie-rate>0.3')], metrics);
     expect(over).toMatchObject({ failed: true, actual: 0.25 });
-    expect(over!.reason).toBe('near-tie-rate>0.2: near-tie-rate is 0.25 over 100 decisions, gate failed');
+    expect(over!.reason).toBe('near-tie-rate>0.2: near-tie-rate is 0.25 over 100 decisions');
     expect(under!.failed).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeVerdict, explainDecisions, formatNumber } from '../../src/analyze/explainDecisions.js';
+import { describeVerdict, explainDecisions } from '../../src/analyze/explainDecisions.js';
+import { formatScoreValue } from '../../src/analyze/formatFigures.js';
 import { decision, misroute, s, tid, turn } from './decisionBuilder.js';
 
 describe('explainDecisions', () => {
@@ -18,6 +19,35 @@ describe('explainDecisions', () => {
     const t = tid('y');
     const d = decision({ scores: [s('a', 1)], traceId: t });
     expect(explainDecisions([d], t.toUpperCase()).entries).toHaveLength(1);
+  });
+
+  it('a unique trace-id prefix of 8+ digits explains that trace, pending records joined', () => {
+    const t = 'abcdef0123456789abcdef0123456789';
+    const d = decision({ scores: [s('a', 1)], traceId: t, conversationId: 'conv-p' });
+    const mark = misroute({ traceId: t });
+    const other = decision({ scores: [s('b', 1)], traceId: `0${t.slice(1)}` });
+    const r = explainDecisions([d, other, mark], 'ABCDEF01');
+    expect(r.matchedBy).toEqual(['trace']);
+    expect(r.traceIds).toEqual([t]);
+    expect(r.entries.map((e) => e.kind)).toEqual(['decision', 'misroute']);
+    expect(r.ambiguous).toBeUndefined();
+  });
+
+  it('a prefix shared by two traces is ambiguous: no entries, the trace ids named', () => {
+    const a = decision({ scores: [s('a', 1)], traceId: `abcdef01${'1'.repeat(24)}` });
+    const b = decision({ scores: [s('b', 1)], traceId: `abcdef01${'2'.repeat(24)}` });
+    const r = explainDecisions([a, b], 'abcdef01');
+    expect(r.entries).toEqual([]);
+    expect(r.ambiguous).toEqual([a.traceId, b.traceId]);
+  });
+
+  it('an exact match wins over a prefix, and a prefix under 8 digits matches nothing', () => {
+    const exact = decision({ scores: [s('a', 1)], conversationId: 'abcdef01' });
+    const prefixed = decision({ scores: [s('b', 1)], traceId: `abcdef01${'3'.repeat(24)}` });
+    const r = explainDecisions([exact, prefixed], 'abcdef01');
+    expect(r.matchedBy).toEqual(['conversation']);
+    expect(r.entries.map((e) => e.record.spanId)).toEqual([exact.spanId]);
+    expect(explainDecisions([prefixed], 'abcdef0').entries).toEqual([]);
   });
 
   it('a conversation id gathers every trace of the conversation', () => {
@@ -62,7 +92,7 @@ describe('describeVerdict', () => {
   it('a decisive move names the winner, the runner-up, the gap and the margin', () => {
     const why = describeVerdict(decision({ scores: [s('a', 1), s('b', 0)] }));
     expect(why).toBe(
-      `a beat b by a gap of ${formatNumber(Math.tanh(0.5))} >= the margin 0.15, so tier 2 moved to a.`,
+      `a beat b by a gap of ${formatScoreValue(Math.tanh(0.5))} >= the margin 0.15, so tier 2 moved to a.`,
     );
   });
 
@@ -92,7 +122,7 @@ describe('describeVerdict', () => {
   it('unmatched names the floor and the best score', () => {
     const why = describeVerdict(decision({ scores: [s('a', 0.1)], scorer: { floor: 0.5 } }));
     expect(why).toBe(
-      'No candidate scored above the floor 0.5 (the best, a, scored 0.1), so nothing matched: unmatched.',
+      'No candidate scored above the floor 0.5 (the best, a, scored 0.1000), so nothing matched: unmatched.',
     );
   });
 

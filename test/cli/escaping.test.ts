@@ -144,7 +144,7 @@ describe('hostile ids through the CLI', () => {
     expect(DANGEROUS.test(r.stdout)).toBe(false);
     const row = r.stdout.split('\n').find((l) => l.includes('refunds') && l.startsWith('|'))!;
     expect(row).toContain('\\|x');
-    expect(row.split(/(?<!\\)\|/).length).toBe(12); // 10 columns
+    expect(row.split(/(?<!\\)\|/).length).toBe(14); // 12 columns
   });
 
   it('JSON keeps the exact id for a parser and stays inert as text', async () => {

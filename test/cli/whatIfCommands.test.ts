@@ -88,7 +88,7 @@ describe('routescope replay', () => {
     expect(where.stderr).toMatch(/router, scorer, service/);
     const margin = await cli(['replay', demo, '--margin', '2']);
     expect(margin.code).toBe(2);
-    expect(margin.stderr).toMatch(/--margin must be a number from 0 to 1/);
+    expect(margin.stderr).toMatch(/--margin must be from 0 to 1, as a number or a percentage/);
     const list = await cli(['replay', demo, '--list', 'many']);
     expect(list.code).toBe(2);
   });

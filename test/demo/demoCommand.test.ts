@@ -55,6 +55,12 @@ describe('routescope demo --out DIR --format json', () => {
     expect(report.nearTieRate).toBeLessThanOrEqual(0.3);
   });
 
+  it('spreads the conversations over a simulated day, so charts over time have a day to draw', () => {
+    const { timeRange } = JSON.parse(json.stdout) as { timeRange: { firstMs: number; lastMs: number } };
+    expect(timeRange.lastMs - timeRange.firstMs).toBeGreaterThan(20 * 3_600_000);
+    expect(timeRange.lastMs - timeRange.firstMs).toBeLessThanOrEqual(24 * 3_600_000);
+  });
+
   it('keeps DIR/traces.jsonl, which readTraceInputs reads with zero problems', async () => {
     const file = join(dir, 'json', 'traces.jsonl');
     expect(existsSync(file)).toBe(true);
@@ -68,9 +74,9 @@ describe('routescope demo --out DIR --format json', () => {
   it('says where the traces are and what to run next on stderr (stdout stays JSON)', () => {
     const file = join(dir, 'json', 'traces.jsonl');
     expect(json.stderr).toContain(`traces written to ${file}`);
-    expect(json.stderr).toMatch(/routescope hotspots /);
-    expect(json.stderr).toMatch(/routescope floorless /);
-    expect(json.stderr).toMatch(/routescope explain [a-z]+-\d{3} /);
+    expect(json.stderr).toMatch(/npx routescope hotspots /);
+    expect(json.stderr).toMatch(/npx routescope floorless /);
+    expect(json.stderr).toMatch(/npx routescope explain [a-z]+-\d{3} /);
   });
 });
 
@@ -84,6 +90,8 @@ describe('routescope demo (text)', () => {
     try {
       expect(file.startsWith(tmpdir())).toBe(true);
       expect(existsSync(file)).toBe(true);
+      // It says how to remove the folder it leaves.
+      expect(run.stdout).toContain(`remove it with rm -r ${join(file, '..')} when done`);
       expect(run.stdout).toMatch(/routescope analyze — \d+ routing decisions/);
       const explain = /routescope explain (\S+) /.exec(run.stdout);
       expect(explain).not.toBeNull();

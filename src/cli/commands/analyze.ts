@@ -22,6 +22,7 @@ import {
   withPolicy,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
+import { withExamples } from '../helpText.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
 import { countProblems, runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
@@ -31,19 +32,22 @@ export const analyzeCommand: CliCommand = {
   describe:
     'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
   builder: (y) =>
-    withPolicy(withGates(withInputs(y)))
+    withPolicy(
+      withExamples(withGates(withInputs(y)), [
+        ['$0 analyze traces/', 'overview of every trace file in traces/'],
+        ["$0 analyze traces/ --fail-on 'near-tie-rate>20%' --fail-on floorless", 'a CI gate'],
+        ['$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'],
+        ['$0 analyze events.jsonl', "agentfootprint's own event log (turn_routed events)"],
+        ['$0 analyze traces/ --policy contract', 'judge every decision by the contract'],
+      ]),
+    )
       .option('top', { type: 'number', requiresArg: true, describe: 'hot spots listed', default: 10 })
       .option('weakest', {
         type: 'number',
         requiresArg: true,
         describe: 'percent of weakest decisions the suggested floor catches',
         default: 10,
-      })
-      .example('$0 analyze traces/', 'overview of every trace file in traces/')
-      .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
-      .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report')
-      .example('$0 analyze events.jsonl', "agentfootprint's own event log (turn_routed events)")
-      .example('$0 analyze traces/ --policy contract', 'judge every decision by the contract'),
+      }),
   async run(args, ctx) {
     const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);

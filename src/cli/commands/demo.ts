@@ -6,14 +6,16 @@
  * No network and no collector: the agent, its scorers and the exporter run in-process (src/demo). The report
  * is exactly `routescope analyze <file>` (same code path, same `--format`), followed by the commands to try
  * next on the same file. Around a JSON or Markdown report those extra lines go to stderr, so stdout stays a
- * clean document. Without `--out` the file goes to a fresh temp folder, whose path is printed.
+ * clean document. Without `--out` the file goes to a fresh temp folder, which is kept (the next steps read it);
+ * its path and the command that removes it are printed.
  */
 import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
+import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { UsageError } from '../usageError.js';
 import { analyzeCommand } from './analyze.js';
 
@@ -25,18 +27,15 @@ export const demoCommand: CliCommand = {
   command: 'demo',
   describe: 'run a simulated support-desk agent (no network), write its traces, and analyze them',
   builder: (y) =>
-    y
-      .option('out', {
-        type: 'string',
-        requiresArg: true,
-        describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
-      })
-      .example('$0 demo', 'run the demo and print the analysis')
-      .example(
-        '$0 demo --out demo-traces',
-        'keep demo-traces/traces.jsonl to try hotspots, floorless, explain',
-      )
-      .example('$0 demo --format json', 'the analysis as the documented JSON report'),
+    withExamples(y, [
+      ['$0 demo', 'run the demo and print the analysis'],
+      ['$0 demo --out demo-traces', 'keep demo-traces/traces.jsonl to try hotspots, floorless, explain'],
+      ['$0 demo --format json', 'the analysis as the documented JSON report'],
+    ]).option('out', {
+      type: 'string',
+      requiresArg: true,
+      describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
+    }),
   async run(args, ctx) {
     const file = prepareTraceFile(args.out);
     // Loaded here, not at the top: it pulls in the OpenTelemetry SDK, which every other command would otherwise
@@ -44,8 +43,11 @@ export const demoCommand: CliCommand = {
     const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
     const run = await runDemoAgent({ path: file });
     const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
+    // The folder outlives the run on purpose: the next steps printed below read its file.
     const where =
-      args.out === undefined ? ' (a new temp folder; --out DIR writes DIR/traces.jsonl instead)' : '';
+      args.out === undefined
+        ? ` (a new temp folder, kept for the commands below: remove it with rm -r ${escapeControlChars(shellQuote(dirname(file)))} when done; --out DIR writes DIR/${DEMO_TRACE_FILE} instead)`
+        : '';
     aside.write(
       (await describeRun(run.conversations, run.decisions, run.misroutes)) +
         `traces written to ${escapeControlChars(file)}${where}\n\n`,
@@ -123,12 +125,15 @@ async function describeRun(conversations: number, decisions: number, misroutes: 
 function nextSteps(file: string, conversationId: string | undefined, ctx: CommandContext): string {
   const f = shellQuote(file);
   const steps: [string, string][] = [
-    [`routescope hotspots ${f}`, 'which skill pairs keep tying, per router and scorer'],
-    [`routescope floorless ${f}`, 'which scorer can never say "no match", and a floor that would'],
+    [`${RUN_COMMAND} hotspots ${f}`, 'which skill pairs keep tying, per router and scorer'],
+    [
+      `${RUN_COMMAND} floorless ${f}`,
+      'which scorer can never say "no match", and the floor that would make its weakest 10% unmatched',
+    ],
   ];
   if (conversationId !== undefined) {
     steps.push([
-      `routescope explain ${shellQuote(conversationId)} ${f}`,
+      `${RUN_COMMAND} explain ${shellQuote(conversationId)} ${f}`,
       'the evidence behind a misrouted answer',
     ]);
   }

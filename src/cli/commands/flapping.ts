@@ -6,6 +6,7 @@ import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
 import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
+import { withExamples } from '../helpText.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 
 /** `routescope flapping`. */
@@ -13,7 +14,10 @@ export const flappingCommand: CliCommand = {
   command: 'flapping [inputs..]',
   describe: 'conversations that bounce between skills (A → B → A) or keep an incumbent by near-ties alone',
   builder: (y) =>
-    withInputs(y)
+    withExamples(withInputs(y), [
+      ['$0 flapping traces/', 'which conversations flap, on which skill pairs'],
+      ['$0 flapping traces/ --window 5 --min-run 2 --format json', 'looser definitions, as JSON'],
+    ])
       .option('window', {
         type: 'number',
         requiresArg: true,
@@ -31,9 +35,7 @@ export const flappingCommand: CliCommand = {
         requiresArg: true,
         describe: 'conversations and pairs listed',
         default: 10,
-      })
-      .example('$0 flapping traces/', 'which conversations flap, on which skill pairs')
-      .example('$0 flapping traces/ --window 5 --min-run 2 --format json', 'looser definitions, as JSON'),
+      }),
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createFlappingAnalysis, resolveFlappingConfig } = await import('../../analyze/flapping.js');

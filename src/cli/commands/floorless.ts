@@ -13,6 +13,7 @@ import {
   withInputs,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
+import { withExamples } from '../helpText.js';
 import { floorlessToDocument, floorlessToJson } from '../format/presentFloorless.js';
 import { runGatedAnalysis } from '../runAnalysisPass.js';
 
@@ -22,18 +23,15 @@ export const floorlessCommand: CliCommand = {
   describe:
     'scorers that judged with no floor (unmatched unreachable): top-score distribution and a floor to declare',
   builder: (y) =>
-    withGates(withInputs(y))
-      .option('weakest', {
-        type: 'number',
-        requiresArg: true,
-        describe: 'suggest the floor that makes this percent of the weakest decisions unmatched',
-        default: 10,
-      })
-      .example('$0 floorless traces/', 'floorless scorers and the floor for their weakest 10%')
-      .example(
-        '$0 floorless traces/ --weakest 5 --fail-on floorless',
-        'fail CI while any scorer is floorless',
-      ),
+    withExamples(withGates(withInputs(y)), [
+      ['$0 floorless traces/', 'floorless scorers and the floor for their weakest 10%'],
+      ['$0 floorless traces/ --weakest 5 --fail-on floorless', 'fail CI while any scorer is floorless'],
+    ]).option('weakest', {
+      type: 'number',
+      requiresArg: true,
+      describe: 'suggest the floor that makes this percent of the weakest decisions unmatched',
+      default: 10,
+    }),
   async run(args, ctx) {
     const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);

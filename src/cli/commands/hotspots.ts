@@ -16,6 +16,7 @@ import {
   withInputs,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
+import { withExamples } from '../helpText.js';
 import { hotspotsToDocument, hotspotsToJson } from '../format/presentHotspots.js';
 import { runGatedAnalysis } from '../runAnalysisPass.js';
 
@@ -26,7 +27,10 @@ export const hotspotsCommand: CliCommand = {
   command: 'hotspots [inputs..]',
   describe: 'near-tie hot spots: the {top, runner-up} pairs that keep tying, per router and scorer',
   builder: (y) =>
-    withGates(withInputs(y))
+    withExamples(withGates(withInputs(y)), [
+      ['$0 hotspots traces/', 'top 10 tied pairs per router and scorer'],
+      ['$0 hotspots traces/ --by pair --top 20', 'tied pairs across every router and scorer'],
+    ])
       .option('top', { type: 'number', requiresArg: true, describe: 'groups listed', default: 10 })
       .option('min-count', {
         type: 'number',
@@ -41,9 +45,7 @@ export const hotspotsCommand: CliCommand = {
         choices: BY_CHOICES,
         describe: 'group by these besides the pair (repeatable); pair = the pair alone',
         default: ['router', 'scorer'],
-      })
-      .example('$0 hotspots traces/', 'top 10 tied pairs per router and scorer')
-      .example('$0 hotspots traces/ --by pair --top 20', 'tied pairs across every router and scorer'),
+      }),
   async run(args, ctx) {
     const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);

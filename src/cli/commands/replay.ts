@@ -2,23 +2,29 @@
  * replay — `routescope replay <inputs..> [--margin M] [--floor F | --no-floor] [--menu-size N]`: what every
  * recorded decision would have been under other thresholds, and the consistency audit under its own.
  */
-import { parseWhereClauses } from '../../analyze/filterDecisions.js';
+import {
+  createWhereCatalog,
+  parseWhereClauses,
+  type DecisionFilter,
+  type UnknownWhereValue,
+} from '../../analyze/filterDecisions.js';
 import type { ReplayThresholds } from '../../analyze/replayDecision.js';
 import type { Argv } from 'yargs';
-import type { CliArgs, CliCommand } from '../cliCommand.js';
-import { EXIT_OK } from '../cliCommand.js';
+import type { CliArgs, CliCommand, CommandContext } from '../cliCommand.js';
+import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
 import {
   readInputs,
   readInteger,
   readJobsAndPolicy,
-  readNumber,
   readPolicy,
+  readShare,
   withInputs,
   withPolicy,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
-import { runSingleAnalysis } from '../runAnalysisPass.js';
+import { withExamples } from '../helpText.js';
+import { runSingleAnalysis, type RecordSink } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
 
 /** Flipped decisions `--list` shows when given no number. */
@@ -45,17 +51,59 @@ export function readWhere(args: CliArgs): ReturnType<typeof parseWhereClauses> {
   }
 }
 
+/** Names listed after a `--where` value that matched nothing. */
+const MAX_LISTED_NAMES = 20;
+
+/**
+ * A sink that learns the router, scorer and service names of the input, and `finish` that says on stderr which
+ * `--where` values named none of them (with the names there are) and gives the exit code: 2 when one did.
+ */
+export function watchWhere(where: DecisionFilter): RecordSink & {
+  finish(ctx: CommandContext): number;
+} {
+  const catalog = createWhereCatalog(where);
+  return {
+    add(record) {
+      if (record.kind === 'decision') catalog.add(record);
+    },
+    finish(ctx) {
+      const unknown = catalog.unknownValues();
+      for (const u of unknown) ctx.io.stderr.write(`routescope: ${describeUnknownWhere(u)}\n`);
+      return unknown.length > 0 ? EXIT_USAGE : EXIT_OK;
+    },
+  };
+}
+
+function describeUnknownWhere(u: UnknownWhereValue): string {
+  const shown = u.known.slice(0, MAX_LISTED_NAMES).map((n) => escapeControlChars(n));
+  const names =
+    u.known.length === 0
+      ? `no decision in the input names a ${u.key}`
+      : `the ${u.key}s in the input are ${shown.join(', ')}${u.known.length > shown.length ? ` and ${u.known.length - shown.length} more` : ''}`;
+  return `--where ${u.key}=${escapeControlChars(u.value)} matched no decision; ${names}`;
+}
+
 /** `routescope replay`. */
 export const replayCommand: CliCommand = {
   command: 'replay [inputs..]',
   describe:
     'what-if: re-judge every recorded decision under another margin, floor or menu size; flip matrix, near-tie rate before/after, consistency audit',
   builder: (y) =>
-    withPolicy(withWhere(withInputs(y)))
+    withPolicy(
+      withExamples(withWhere(withInputs(y)), [
+        ['$0 replay traces/ --margin 0.1', 'what a narrower margin would have changed'],
+        ['$0 replay traces/ --floor 0.2 --where scorer=embedding --list', 'a floor for a floorless scorer'],
+        ['$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?'],
+        [
+          '$0 replay events.jsonl --policy contract',
+          'an agentfootprint 9.62 event log judged by the contract: where the clause would have changed it',
+        ],
+      ]),
+    )
+      // Untyped so that `10%` reaches readShare (yargs would make it NaN).
       .option('margin', {
-        type: 'number',
         requiresArg: true,
-        describe: 'near-tie margin to judge with (0..1)',
+        describe: 'near-tie margin to judge with: 0..1 or a percentage (0.1 or 10%)',
       })
       // Untyped on purpose: with type number, yargs turns --no-floor into floor 0.
       .option('floor', {
@@ -64,17 +112,7 @@ export const replayCommand: CliCommand = {
       .option('menu-size', { type: 'number', requiresArg: true, describe: 'near-tie menu cap' })
       .option('list', {
         describe: `list flipped decisions (trace, conversation, from → to); optional count, default ${DEFAULT_LIST_LIMIT}`,
-      })
-      .example('$0 replay traces/ --margin 0.1', 'what a narrower margin would have changed')
-      .example(
-        '$0 replay traces/ --floor 0.2 --where scorer=embedding --list',
-        'a floor for a floorless scorer',
-      )
-      .example('$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?')
-      .example(
-        '$0 replay events.jsonl --policy contract',
-        'an agentfootprint 9.62 event log judged by the contract: where the clause would have changed it',
-      ),
+      }),
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createReplayAnalysis } = await import('../../analyze/replay.js');
@@ -85,11 +123,13 @@ export const replayCommand: CliCommand = {
     const listLimit = readList(args);
     const policy = readPolicy(args);
     const analysis = createReplayAnalysis({ thresholds, where, listLimit, policy });
+    const names = watchWhere(where);
     const { report, input, digest } = await runSingleAnalysis(
       analysis,
       inputs,
       ctx,
       readJobsAndPolicy(args, policy),
+      [names],
     );
     const view = { report, input };
     await emitReport(ctx, {
@@ -98,12 +138,12 @@ export const replayCommand: CliCommand = {
       html: async () =>
         (await import('../html/renderReplayHtml.js')).renderReplayHtml(report, digest, input.stats),
     });
-    return EXIT_OK;
+    return names.finish(ctx);
   },
 };
 
 function readThresholds(args: CliArgs): ReplayThresholds {
-  const margin = readNumber(args, 'margin', '--margin', 0, 1);
+  const margin = readShare(args, 'margin', '--margin');
   const menuSize = readInteger(args, 'menuSize', '--menu-size', 1);
   let floor: number | null | undefined;
   if (args.floor === false) floor = null;

@@ -5,19 +5,19 @@
  */
 import type { TuneConfig } from '../../analyze/tune.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
-import { EXIT_OK } from '../cliCommand.js';
 import {
   readInputs,
   readJobsAndPolicy,
-  readNumber,
   readPolicy,
+  readShare,
   withInputs,
   withPolicy,
 } from '../commonOptions.js';
+import { withExamples } from '../helpText.js';
 import { emitReport } from '../emitReport.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
-import { readWhere, withWhere } from './replay.js';
+import { readWhere, watchWhere, withWhere } from './replay.js';
 
 /** `routescope tune`. */
 export const tuneCommand: CliCommand = {
@@ -25,35 +25,34 @@ export const tuneCommand: CliCommand = {
   describe:
     'sweep the near-tie margin and recommend the one meeting a target menu or near-tie rate (tunes rates, not accuracy)',
   builder: (y) =>
-    withPolicy(withWhere(withInputs(y)))
+    withPolicy(
+      withExamples(withWhere(withInputs(y)), [
+        ['$0 tune traces/ --target-menu-rate 5%', 'the widest margin asking the user at most 5% of the time'],
+        ['$0 tune traces/ --target-near-tie-rate 0.1 --where router=support-desk', 'one router'],
+        [
+          '$0 tune traces/ --target-unmatched-rate 0.05',
+          'a floor for each floorless scorer that says "no match" at most 5% of the time',
+        ],
+        ['$0 tune traces/ --target-menu-rate 0.05 --format html > tune.html', 'the curve as a page'],
+      ]),
+    )
+      // Rates and margins are untyped so that `10%` reaches readShare (yargs would make it NaN).
       .option('target-menu-rate', {
-        type: 'number',
         requiresArg: true,
-        describe: 'highest acceptable menu rate (0..1)',
+        describe: 'highest acceptable menu rate: 0..1 or a percentage (0.05 or 5%)',
       })
       .option('target-near-tie-rate', {
-        type: 'number',
         requiresArg: true,
-        describe: 'highest acceptable near-tie rate (0..1)',
+        describe: 'highest acceptable near-tie rate: 0..1 or a percentage',
       })
       .option('target-unmatched-rate', {
-        type: 'number',
         requiresArg: true,
-        describe: 'for floorless scorers: highest acceptable unmatched rate under a recommended floor (0..1)',
+        describe:
+          'for floorless scorers: highest acceptable unmatched rate under a recommended floor: 0..1 or a percentage',
       })
-      .option('from', { type: 'number', requiresArg: true, describe: 'first margin swept', default: 0 })
-      .option('to', { type: 'number', requiresArg: true, describe: 'last margin swept', default: 0.5 })
-      .option('step', { type: 'number', requiresArg: true, describe: 'sweep step', default: 0.01 })
-      .example(
-        '$0 tune traces/ --target-menu-rate 0.05',
-        'the widest margin asking the user at most 5% of the time',
-      )
-      .example('$0 tune traces/ --target-near-tie-rate 0.1 --where router=support-desk', 'one router')
-      .example(
-        '$0 tune traces/ --target-unmatched-rate 0.05',
-        'a floor for each floorless scorer that says "no match" at most 5% of the time',
-      )
-      .example('$0 tune traces/ --target-menu-rate 0.05 --format html > tune.html', 'the curve as a page'),
+      .option('from', { requiresArg: true, describe: 'first margin swept (0..1)', default: 0 })
+      .option('to', { requiresArg: true, describe: 'last margin swept (0..1)', default: 0.5 })
+      .option('step', { requiresArg: true, describe: 'sweep step (above 0, at most 1)', default: 0.01 }),
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
@@ -62,11 +61,13 @@ export const tuneCommand: CliCommand = {
     const policy = readPolicy(args);
     const config = { ...readTuneConfig(args, resolveTuneConfig), policy };
     const analysis = createTuneAnalysis(config);
+    const names = watchWhere(config.where ?? {});
     const { report, input, digest } = await runSingleAnalysis(
       analysis,
       inputs,
       ctx,
       readJobsAndPolicy(args, policy),
+      [names],
     );
     const view = { report, input };
     await emitReport(ctx, {
@@ -75,7 +76,7 @@ export const tuneCommand: CliCommand = {
       html: async () =>
         (await import('../html/renderTuneHtml.js')).renderTuneHtml(report, digest, input.stats),
     });
-    return EXIT_OK;
+    return names.finish(ctx);
   },
 };
 
@@ -84,12 +85,12 @@ function readTuneConfig(
   args: CliArgs,
   resolve: (config: Partial<TuneConfig>) => unknown,
 ): Partial<TuneConfig> {
-  const targetMenuRate = readNumber(args, 'targetMenuRate', '--target-menu-rate', 0, 1);
-  const targetNearTieRate = readNumber(args, 'targetNearTieRate', '--target-near-tie-rate', 0, 1);
-  const targetUnmatchedRate = readNumber(args, 'targetUnmatchedRate', '--target-unmatched-rate', 0, 1);
-  const from = readNumber(args, 'from', '--from', 0, 1);
-  const to = readNumber(args, 'to', '--to', 0, 1);
-  const step = readNumber(args, 'step', '--step', Number.MIN_VALUE, 1);
+  const targetMenuRate = readShare(args, 'targetMenuRate', '--target-menu-rate');
+  const targetNearTieRate = readShare(args, 'targetNearTieRate', '--target-near-tie-rate');
+  const targetUnmatchedRate = readShare(args, 'targetUnmatchedRate', '--target-unmatched-rate');
+  const from = readShare(args, 'from', '--from');
+  const to = readShare(args, 'to', '--to');
+  const step = readShare(args, 'step', '--step', { above: true });
   const config: Partial<TuneConfig> = {
     where: readWhere(args),
     ...(targetMenuRate === undefined ? {} : { targetMenuRate }),

@@ -30,7 +30,12 @@ export type Block =
       readonly kind: 'table';
       readonly columns: readonly { readonly title: string; readonly align?: 'left' | 'right' }[];
       readonly rows: readonly (readonly Inline[])[];
+      /** What the columns that need it mean, printed under the table: [column, meaning]. */
+      readonly legend?: Legend;
     };
+
+/** A table's legend: the columns that need words, each with a short meaning. */
+export type Legend = readonly (readonly [column: string, meaning: string])[];
 
 /** A whole report. */
 export type ReportDocument = readonly Block[];

@@ -1,19 +1,32 @@
 /**
  * formatValues — how numbers, rates and absent names read in text and Markdown reports.
  *
- * One place so every report writes a rate, a score or a missing router the same way. Pure.
+ * One place so every report writes a rate, a score or a missing router the same way; the rules themselves,
+ * one per kind of figure, are analyze/formatFigures. Pure.
  */
-import { formatNumber } from '../../analyze/explainDecisions.js';
+import {
+  countOf,
+  formatRate,
+  formatScoreValue,
+  formatThreshold,
+  formatWholeCount,
+} from '../../analyze/formatFigures.js';
+
+export { countOf };
 
 /** A share as a percentage with one decimal (`12.5%`). */
 export function formatPercent(x: number): string {
-  if (!Number.isFinite(x)) return formatNumber(x);
-  return `${(x * 100).toFixed(1)}%`;
+  return formatRate(x);
 }
 
-/** A score, gap or threshold: four significant digits, non-finite spelled out. */
+/** A measured score or gap: four decimals (`0.0331`, `1.0000`, `<0.0001`); `—` when absent. */
 export function formatScore(x: number | undefined | null): string {
-  return x === undefined || x === null ? '—' : formatNumber(x);
+  return x === undefined || x === null ? '—' : formatScoreValue(x);
+}
+
+/** A threshold (margin, floor, step) as it was set (`0.15`); `—` when absent. */
+export function formatSetting(x: number | undefined | null): string {
+  return x === undefined || x === null ? '—' : formatThreshold(x);
 }
 
 /** A name from a trace, or `(none)` when the spans did not carry it. */
@@ -23,7 +36,7 @@ export function formatName(name: string | null | undefined): string {
 
 /** A count with thousands separators. */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatWholeCount(n);
 }
 
 /** A timestamp (ms since the epoch) as ISO-8601 UTC; `—` when not a valid time. */

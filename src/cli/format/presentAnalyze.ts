@@ -10,8 +10,15 @@ import type { GateResult } from '../../analyze/evaluateGates.js';
 import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
 import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
 import type { AnomalyExample, Breakdown, DecisionSummary } from '../../analyze/summarizeDecisions.js';
-import { tone, type Block, type Inline, type ReportDocument, type Span } from './document.js';
-import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { tone, type Block, type Inline, type Legend, type ReportDocument, type Span } from './document.js';
+import {
+  countOf,
+  formatCount,
+  formatName,
+  formatPercent,
+  formatSetting,
+  formatTime,
+} from './formatValues.js';
 import { floorlessBlocks } from './presentFloorless.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
@@ -64,7 +71,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
   const s = v.summary;
   const rateTone = (x: number): Span => tone(formatPercent(x), x > 0.2 ? 'bad' : x > 0.1 ? 'warn' : 'good');
   const blocks: Block[] = [
-    { kind: 'title', text: `routescope analyze — ${formatCount(s.decisions)} routing decisions` },
+    { kind: 'title', text: `routescope analyze — ${countOf(s.decisions, 'routing decision')}` },
     {
       kind: 'fields',
       rows: [
@@ -170,9 +177,17 @@ function breakdownBlocks(heading: string, b: Breakdown): Block[] {
         { title: 'unmatched', align: 'right' },
       ],
       rows,
+      legend: BREAKDOWN_LEGEND,
     },
   ];
 }
+
+/** What the near-tie breakdown columns mean (text, Markdown and HTML alike). */
+export const BREAKDOWN_LEGEND: Legend = [
+  ['near-ties', 'decisions whose top two candidates were closer than the margin'],
+  ['rate', 'near-ties / decisions'],
+  ['move … unmatched', 'how the decisions ended'],
+];
 
 function anomalyBlocks(s: DecisionSummary): Block[] {
   const total = ANOMALY_KINDS.reduce((t, k) => t + s.anomalies[k], 0);
@@ -200,9 +215,9 @@ function describeAnomaly(a: AnomalyExample): Inline {
   const where = `trace ${a.at.traceId} span ${a.at.spanId} (${a.at.file}:${a.at.line})`;
   switch (a.kind) {
     case 'odd-margin':
-      return `${where}: near-tie margin ${formatScore(a.margin)} (a margin <= 0 makes everything decisive)`;
+      return `${where}: near-tie margin ${formatSetting(a.margin)} (a margin <= 0 makes everything decisive)`;
     case 'odd-menu-size':
-      return `${where}: menu size ${formatScore(a.menuSize)} (a menu offers at least two)`;
+      return `${where}: menu size ${formatSetting(a.menuSize)} (a menu offers at least two)`;
     case 'duplicate-candidates':
       return `${where}: duplicate candidate ids ${a.ids.join(', ')}`;
     case 'inconsistent':

@@ -10,8 +10,16 @@ import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analy
 import type { VerdictSummary } from '../../analyze/replayDecision.js';
 import type { MisrouteMark } from '../../trace/types.js';
 import type { TraceLinks } from '../traceLinks.js';
-import { tone, type Block, type Inline, type ReportDocument } from './document.js';
-import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
+import {
+  countOf,
+  formatCount,
+  formatName,
+  formatPercent,
+  formatScore,
+  formatSetting,
+  formatTime,
+} from './formatValues.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
 /** What `routescope explain` prints. */
@@ -67,9 +75,17 @@ export function explainToDocument(v: ExplainView): ReportDocument {
     return blocks;
   }
   const what = r.matchedBy.map((m) => (m === 'trace' ? 'trace id' : 'conversation id')).join(' and ');
+  const turns = r.entries.filter((e) => e.kind === 'turn').length;
+  const marks = r.entries.filter((e) => e.kind === 'misroute').length;
+  const found = [
+    countOf(r.decisions, 'routing decision'),
+    ...(turns > 0 ? [countOf(turns, 'turn route')] : []),
+    ...(marks > 0 ? [countOf(marks, 'misroute mark')] : []),
+  ];
+  const listed = found.length > 1 ? `${found.slice(0, -1).join(', ')} and ${found.at(-1)!}` : found[0]!;
   blocks.push({
     kind: 'paragraph',
-    text: `${formatCount(r.decisions)} routing decisions (${formatCount(r.entries.length)} records) matched by ${what}, in time order, across ${formatCount(r.traceIds.length)} traces.`,
+    text: `${listed} matched by ${what}, in time order, in ${countOf(r.traceIds.length, 'trace')}.`,
   });
   const linkRows = Object.entries(v.links).flatMap(([traceId, l]) => [
     ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, l.jaeger] as const]),
@@ -129,12 +145,12 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
   const floorText =
     d.effectiveFloor === undefined
       ? tone('none (floorless: unmatched unreachable)', 'warn')
-      : `${formatScore(d.effectiveFloor)} (${d.policy.floor !== undefined ? 'policy override' : 'scorer'})`;
+      : `${formatSetting(d.effectiveFloor)} (${d.policy.floor !== undefined ? 'policy override' : 'scorer'})`;
   const gapText: Inline =
     d.runnerUp === undefined
       ? 'no runner-up alive'
       : [
-          `${formatScore(d.runnerUp.gap)} ${d.runnerUp.gap >= d.policy.nearTieMargin ? '>=' : '<'} margin ${formatScore(d.policy.nearTieMargin)} → `,
+          `${formatScore(d.runnerUp.gap)} ${d.runnerUp.gap >= d.policy.nearTieMargin ? '>=' : '<'} margin ${formatSetting(d.policy.nearTieMargin)} → `,
           d.decisive ? tone('decisive', 'good') : tone('near-tie', 'warn'),
         ];
   const alive = (score: number): boolean =>
@@ -182,6 +198,7 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
           alive(c.score) ? '' : tone('at/below floor', 'dim'),
         ],
       ]),
+      legend: RANKED_LEGEND,
     },
   ];
   if (d.omitted > 0)
@@ -194,6 +211,13 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
   blocks.push(...misrouteList(d.misroutes));
   return blocks;
 }
+
+/** What the ranked-candidate columns mean (text, Markdown and HTML alike). */
+export const RANKED_LEGEND: Legend = [
+  ['raw score', "the scorer's own number; the policy compares these"],
+  ['share', 'softmax of the raw scores over every candidate: how the scorer split its belief'],
+  ['at/below floor', 'not alive: a score at or below the floor cannot win'],
+];
 
 function counterfactualItems(cf: CounterfactualSet): Inline[] {
   const items: Inline[] = [];
@@ -220,8 +244,8 @@ function describeChange(c: Counterfactual): Inline {
   if (c.kind === 'margin') {
     const how =
       c.direction === 'raise'
-        ? `raising the margin above the gap ${formatScore(c.gap)} (from ${formatScore(c.from)})`
-        : `lowering the margin to the gap ${formatScore(c.gap)} (from ${formatScore(c.from)})`;
+        ? `raising the margin above the gap ${formatScore(c.gap)} (from ${formatSetting(c.from)})`
+        : `lowering the margin to the gap ${formatScore(c.gap)} (from ${formatSetting(c.from)})`;
     return ['margin: ', how, ' → ', tone(describeResult(c.result), 'strong')];
   }
   const pivot = `the score of ${c.pivot.id} (${formatScore(c.pivot.score)})`;
@@ -229,8 +253,8 @@ function describeChange(c: Counterfactual): Inline {
     c.direction === 'declare'
       ? `declaring a floor at ${pivot} (no floor now)`
       : c.direction === 'raise'
-        ? `raising the floor from ${formatScore(c.from)} to ${pivot} (at the floor is out)`
-        : `lowering the floor from ${formatScore(c.from)} to just below ${pivot}`;
+        ? `raising the floor from ${formatSetting(c.from)} to ${pivot} (at the floor is out)`
+        : `lowering the floor from ${formatSetting(c.from)} to just below ${pivot}`;
   return ['floor: ', how, ' → ', tone(describeResult(c.result), 'strong')];
 }
 

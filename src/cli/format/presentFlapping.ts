@@ -4,7 +4,7 @@
  */
 import type { FlappingReport } from '../../analyze/flapping.js';
 import { describeFlappingEvent } from '../html/renderFlappingHtml.js';
-import { tone, type Block, type ReportDocument } from './document.js';
+import { tone, type Block, type Legend, type ReportDocument } from './document.js';
 import { formatCount, formatName } from './formatValues.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
@@ -18,6 +18,15 @@ export interface FlappingView {
 export function flappingToJson(v: FlappingView, schemaVersion: number): Record<string, unknown> {
   const { kind: _kind, ...rest } = v.report;
   return { schemaVersion, command: 'flapping', ...rest, input: inputToJson(v.input) };
+}
+
+/** What the flapping columns mean, with the report's own window and run length. */
+export function flappingLegend(config: FlappingReport['config']): Legend {
+  return [
+    ['bounces', `A → B → A within ${config.window} turns`],
+    ['stay runs', `${config.minStayRun} or more near-tie stays in a row on one incumbent`],
+    ['near-tie stays', 'turns the incumbent kept although the top two tied, in runs or not'],
+  ];
 }
 
 /** The document of `routescope flapping`. */
@@ -72,6 +81,7 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
         formatCount(p.nearTieStays),
         formatCount(p.conversations),
       ]),
+      legend: flappingLegend(r.config),
     },
     { kind: 'heading', text: 'Conversations' },
   ];
@@ -96,6 +106,10 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
         formatCount(c.stayRuns),
         c.examples.map((e) => `${describeFlappingEvent(e)} [${e.traceIds.join(', ')}]`).join('; '),
       ]),
+      legend: [
+        ['turns', 'routing decisions in the conversation'],
+        ['examples', 'the first bounces and runs, with their traces'],
+      ],
     });
   }
   blocks.push(...inputBlocks(v.input));

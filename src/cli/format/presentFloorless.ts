@@ -60,6 +60,18 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
       { title: 'p90', align: 'right' },
       { title: 'max', align: 'right' },
       { title: `floor for weakest ${r.weakestPercent}%`, align: 'right' },
+      { title: 'unmatched under it', align: 'right' },
+    ],
+    legend: [
+      ['top score …', "each decision's best raw score: the lowest, nearest-rank percentiles, the highest"],
+      [
+        `floor for weakest ${r.weakestPercent}%`,
+        'a floor to declare: the top score at or below which that share of decisions falls',
+      ],
+      [
+        'unmatched under it',
+        'decisions (and share) that floor makes unmatched: top score at or below it; "sampled" when estimated',
+      ],
     ],
     rows: r.floorless.map((f) => {
       const t = f.topScores;
@@ -75,18 +87,12 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
         formatScore(t?.p75),
         formatScore(t?.p90),
         formatScore(t?.max),
+        sf === null ? '—' : formatScore(sf.floor),
         sf === null
           ? '—'
-          : `${formatScore(sf.floor)} (${formatCount(sf.wouldBeUnmatched)}, ${formatPercent(sf.share)}${sf.exact ? '' : ', sampled'})`,
+          : `${formatCount(sf.wouldBeUnmatched)} (${formatPercent(sf.share)}${sf.exact ? '' : ', sampled'})`,
       ];
     }),
-  });
-  blocks.push({
-    kind: 'paragraph',
-    text: tone(
-      'A decision is unmatched under floor F when its top score is at or below F; percentiles are nearest-rank.',
-      'dim',
-    ),
   });
   return blocks;
 }

@@ -3,8 +3,8 @@
  * Pure.
  */
 import type { HotspotReport, NearTieHotspot } from '../../analyze/findNearTieHotspots.js';
-import { tone, type Block, type ReportDocument } from './document.js';
-import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
+import { tone, type Block, type Legend, type ReportDocument } from './document.js';
+import { countOf, formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import type { GateResult } from '../../analyze/evaluateGates.js';
@@ -39,6 +39,17 @@ export function hotspotsToJson(v: HotspotsView, schemaVersion: number): Record<s
   };
 }
 
+/** What the hot-spot columns mean (text, Markdown and HTML alike). */
+export const HOTSPOT_LEGEND: Legend = [
+  ['pair', 'the top and runner-up skills of a near-tie, in either order'],
+  ['share', "this pair's part of all near-ties"],
+  ['met', 'decisions where this pair were the top two, tied or not'],
+  ['tie rate', 'near-ties / met: how often the pair ties when it meets'],
+  ['median gap', 'the middle runner-up gap of its near-ties (0: scored alike)'],
+  ['menus, stays', 'how its near-ties ended: a menu offered, or the incumbent kept'],
+  ['conversations', 'distinct conversations with a near-tie here (≥: at least, past the count cap)'],
+];
+
 /** The hot-spot table (shared with `analyze`). */
 export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
   const blocks: Block[] = [{ kind: 'heading', text: heading }];
@@ -57,29 +68,33 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
       { title: 'pair' },
       { title: 'near-ties', align: 'right' as const },
       { title: 'share', align: 'right' as const },
-      { title: 'ties when met', align: 'right' as const },
+      { title: 'met', align: 'right' as const },
+      { title: 'tie rate', align: 'right' as const },
       { title: 'median gap', align: 'right' as const },
-      { title: 'menu/stay', align: 'right' as const },
+      { title: 'menus', align: 'right' as const },
+      { title: 'stays', align: 'right' as const },
       { title: 'conversations', align: 'right' as const },
       { title: 'example trace' },
     ],
+    legend: HOTSPOT_LEGEND,
     rows: r.hotspots.map((h) => [
       ...dims.map((d) => formatName(h[d])),
       `${h.pair[0]} ↔ ${h.pair[1]}`,
       formatCount(h.nearTies),
       formatPercent(h.share),
-      `${formatPercent(h.tieRate)} of ${formatCount(h.meetings)}`,
+      formatCount(h.meetings),
+      formatPercent(h.tieRate),
       formatScore(h.medianGap),
-      `${h.verdicts.menu}/${h.verdicts.stay}`,
+      formatCount(h.verdicts.menu),
+      formatCount(h.verdicts.stay),
       `${h.conversationsCapped ? '≥' : ''}${formatCount(h.conversations)}`,
       h.exampleTraceIds[0] ?? '',
     ]),
   });
   const notes: string[] = [];
-  if (r.unpairedNearTies > 0)
-    notes.push(`${formatCount(r.unpairedNearTies)} near-ties had no recorded pair.`);
+  if (r.unpairedNearTies > 0) notes.push(`${countOf(r.unpairedNearTies, 'near-tie')} had no recorded pair.`);
   if (r.droppedNearTies > 0)
-    notes.push(`${formatCount(r.droppedNearTies)} near-ties fell in groups past the group cap.`);
+    notes.push(`${countOf(r.droppedNearTies, 'near-tie')} fell in groups past the group cap.`);
   if (notes.length > 0) blocks.push({ kind: 'paragraph', text: tone(notes.join(' '), 'dim') });
   return blocks;
 }
@@ -92,7 +107,7 @@ export function hotspotsToDocument(v: HotspotsView): ReportDocument {
     { kind: 'title', text: 'routescope hotspots — where routing keeps tying' },
     {
       kind: 'paragraph',
-      text: `${formatCount(r.nearTies)} near-ties in ${formatCount(r.decisions)} decisions, grouped by ${by}; ${formatCount(r.groups)} groups met as the top two.`,
+      text: `${countOf(r.nearTies, 'near-tie')} in ${countOf(r.decisions, 'decision')}, grouped by ${by}; ${countOf(r.groups, 'group')} met as the top two.`,
     },
     ...hotspotBlocks(r, 'Hot spots'),
     ...gateBlocks(v.gates),

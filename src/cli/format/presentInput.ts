@@ -8,7 +8,7 @@
  */
 import type { ReadProblem, ReadStats } from '../../trace/types.js';
 import { tone, type Block } from './document.js';
-import { formatCount } from './formatValues.js';
+import { countOf, formatCount } from './formatValues.js';
 
 /** What one pass over the inputs saw. */
 export interface InputSummary {
@@ -71,17 +71,14 @@ export function inputBlocks(s: InputSummary): Block[] {
     {
       kind: 'fields',
       rows: [
-        [
-          'read',
-          `${formatCount(st.files)} files, ${formatCount(st.lines)} lines, ${formatCount(st.spans)} spans`,
-        ],
+        ['read', `${countOf(st.files, 'file')}, ${countOf(st.lines, 'line')}, ${countOf(st.spans, 'span')}`],
         [
           'routing',
-          `${formatCount(st.routingSpans)} decision spans, ${formatCount(st.turnSpans)} turn spans, ${formatCount(s.records.misroutes)} feedback spans`,
+          `${countOf(st.routingSpans, 'decision span')}, ${countOf(st.turnSpans, 'turn span')}, ${countOf(s.records.misroutes, 'feedback span')}`,
         ],
         [
           'ignored',
-          `${formatCount(st.nonRoutingSpans)} other spans, ${formatCount(st.duplicates)} duplicate spans`,
+          `${countOf(st.nonRoutingSpans, 'other span')}, ${countOf(st.duplicates, 'duplicate span')}`,
         ],
         ...(st.events > 0
           ? ([

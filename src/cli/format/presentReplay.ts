@@ -103,6 +103,10 @@ export function replayToDocument(v: ReplayView): ReportDocument {
         }),
         formatCount(r.before.verdicts[from]),
       ]),
+      legend: [
+        ['rows, columns', 'the recorded verdict, and the verdict under the thresholds above'],
+        ['off the diagonal', 'decisions whose verdict would change'],
+      ],
     },
     { kind: 'heading', text: 'Floors per scorer' },
   ];
@@ -138,6 +142,10 @@ export function replayToDocument(v: ReplayView): ReportDocument {
       formatCount(s.unmatchedBefore),
       formatCount(s.unmatchedAfter),
     ]),
+    legend: [
+      ['with floor', 'decisions judged with a floor (unmatched reachable), recorded, then replayed'],
+      ['unmatched', 'decisions that ended unmatched, recorded, then replayed'],
+    ],
   });
   blocks.push({ kind: 'heading', text: 'Consistency audit (recorded thresholds)' });
   if (r.consistency.inconsistent === 0) {
@@ -190,6 +198,7 @@ export function replayToDocument(v: ReplayView): ReportDocument {
         f.toDetail === undefined ? f.to : `${f.to} ${f.toDetail}`,
         formatScore(f.gap),
       ]),
+      legend: [['gap', 'the runner-up gap the margins were compared with']],
     });
   } else if (r.flipped > 0) {
     blocks.push({ kind: 'paragraph', text: tone('Add --list to list the flipped decisions.', 'dim') });

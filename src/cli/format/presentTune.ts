@@ -3,8 +3,16 @@
  * Pure.
  */
 import type { TuneReport } from '../../analyze/tune.js';
+import { createSweepFormat } from '../../analyze/formatFigures.js';
 import { tone, type Block, type ReportDocument } from './document.js';
-import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
+import {
+  countOf,
+  formatCount,
+  formatName,
+  formatPercent,
+  formatScore,
+  formatSetting,
+} from './formatValues.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
 /** What `routescope tune` prints. */
@@ -43,6 +51,7 @@ export function tuneToDocument(v: TuneView): ReportDocument {
   const r = v.report;
   const rec = r.recommendation;
   const hasMarks = r.misroutes !== undefined;
+  const sweptMargin = createSweepFormat(r.sweep);
   const blocks: Block[] = [
     { kind: 'title', text: 'routescope tune — the near-tie margin against a target rate' },
     { kind: 'paragraph', text: tone(r.caveat, 'strong') },
@@ -56,17 +65,24 @@ export function tuneToDocument(v: TuneView): ReportDocument {
         ['decisions', formatCount(r.decisions)],
         [
           'recorded',
-          `margin ${r.recorded.margins.map((m) => `${formatScore(m.margin)} (${formatCount(m.decisions)})`).join(', ') || '—'}; near-tie rate ${formatPercent(r.recorded.nearTieRate)}, menu rate ${formatPercent(r.recorded.menuRate)}`,
+          `margin ${r.recorded.margins.map((m) => `${formatSetting(m.margin)} (${countOf(m.decisions, 'decision')})`).join(', ') || '—'}; near-tie rate ${formatPercent(r.recorded.nearTieRate)}, menu rate ${formatPercent(r.recorded.menuRate)}`,
         ],
-        ['sweep', `${r.sweep.from} … ${r.sweep.to} by ${r.sweep.step}`],
+        [
+          'sweep',
+          `${formatSetting(r.sweep.from)} … ${formatSetting(r.sweep.to)} by ${formatSetting(r.sweep.step)}`,
+        ],
         [
           'target',
           [
-            r.targets.menuRate === undefined ? undefined : `menu rate <= ${r.targets.menuRate}`,
-            r.targets.nearTieRate === undefined ? undefined : `near-tie rate <= ${r.targets.nearTieRate}`,
+            r.targets.menuRate === undefined
+              ? undefined
+              : `menu rate <= ${formatPercent(r.targets.menuRate)}`,
+            r.targets.nearTieRate === undefined
+              ? undefined
+              : `near-tie rate <= ${formatPercent(r.targets.nearTieRate)}`,
             r.targets.unmatchedRate === undefined
               ? undefined
-              : `unmatched rate <= ${r.targets.unmatchedRate} (floorless scorers)`,
+              : `unmatched rate <= ${formatPercent(r.targets.unmatchedRate)} (floorless scorers)`,
           ]
             .filter((x) => x !== undefined)
             .join(' and ') || 'none (give --target-menu-rate or --target-near-tie-rate)',
@@ -88,7 +104,7 @@ export function tuneToDocument(v: TuneView): ReportDocument {
     blocks.push({
       kind: 'fields',
       rows: [
-        ['margin', tone(formatScore(rec.margin), rec.meets ? 'good' : 'bad')],
+        ['margin', tone(sweptMargin(rec.margin), rec.meets ? 'good' : 'bad')],
         ['why', rec.reason],
         [
           'rates there',
@@ -138,18 +154,25 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       ...(hasMarks ? [{ title: 'misroutes caught', align: 'right' as const }] : []),
     ],
     rows: rows.map((p) => [
-      p.margin === rec?.margin ? tone(`▶ ${formatScore(p.margin)}`, 'strong') : formatScore(p.margin),
+      p.margin === rec?.margin ? tone(`▶ ${sweptMargin(p.margin)}`, 'strong') : sweptMargin(p.margin),
       formatPercent(p.nearTieRate),
       formatPercent(p.menuRate),
       formatPercent(p.moveRate),
       formatPercent(p.stayRate),
       ...(hasMarks ? [formatCount(p.misroutesCaught ?? 0)] : []),
     ]),
+    legend: [
+      ['margin', 'one margin applied to every decision (▶ the recommendation)'],
+      ['… rate', 'share of the decisions replayed under that margin that tie, offer a menu, move or stay'],
+      ...(hasMarks
+        ? [['misroutes caught', 'decisions marked misrouted that the margin turns into a menu'] as const]
+        : []),
+    ],
   });
   if (every > 1) {
     blocks.push({
       kind: 'paragraph',
-      text: tone(`Every ${every}th margin shown; --format json has them all.`, 'dim'),
+      text: tone(`One margin in ${every} shown; --format json has them all.`, 'dim'),
     });
   }
   for (const f of r.floors) {
@@ -175,6 +198,10 @@ export function tuneToDocument(v: TuneView): ReportDocument {
         formatPercent(row.nearTieRate),
         formatPercent(row.menuRate),
       ]),
+      legend: [
+        ['floor', 'a recorded top score tried as the floor'],
+        ['unmatched … menu rate', 'shares of the decisions replayed under that floor'],
+      ],
     });
     if (r.targets.unmatchedRate !== undefined) {
       const rec = f.recommended;

@@ -41,7 +41,16 @@ function renderBlock(block: Block): string {
       const rows = block.rows.map(
         (row) => `| ${block.columns.map((_, i) => inline(row[i] ?? '')).join(' | ')} |`,
       );
-      return [head, rule, ...rows].join('\n');
+      const legend =
+        block.legend === undefined || block.legend.length === 0
+          ? []
+          : [
+              '',
+              block.legend
+                .map(([column, meaning]) => `**${escapeMarkdown(column)}**: ${escapeMarkdown(meaning)}`)
+                .join(' · '),
+            ];
+      return [head, rule, ...rows, ...legend].join('\n');
     }
   }
 }

@@ -86,5 +86,23 @@ function renderTable(block: Extract<Block, { kind: 'table' }>, style: TextStyle)
   const line = (parts: string[]): string => `  ${parts.join('  ')}`.replace(/\s+$/, '');
   const headLine = line(head.map((h, i) => pad(h, style.color ? `${SGR.strong}${h}${RESET}` : h, i)));
   const rule = line(widths.map((w) => '-'.repeat(w)));
-  return [headLine, rule, ...cells.map((row) => line(row.map((c, i) => pad(c.plain, c.shown, i))))];
+  const body = cells.map((row) => line(row.map((c, i) => pad(c.plain, c.shown, i))));
+  return [headLine, rule, ...body, ...legendLines(block.legend ?? [], style)];
+}
+
+/** A legend under its table: one dim line per column, the names aligned. */
+function legendLines(
+  legend: Extract<Block, { kind: 'table' }>['legend'] & object,
+  style: TextStyle,
+): string[] {
+  if (legend.length === 0) return [];
+  const names = legend.map(([column]) => escapeControlChars(column));
+  const w = Math.max(...names.map(width));
+  return [
+    '',
+    ...legend.map(([, meaning], i) => {
+      const text = `  ${names[i]!}${' '.repeat(w - width(names[i]!))}  ${escapeControlChars(meaning)}`;
+      return style.color ? `${SGR.dim}${text}${RESET}` : text;
+    }),
+  ];
 }

@@ -6,9 +6,10 @@
  * analyze shows all of them; replay and tune show the gap histogram with the recorded and the new margin,
  * which is the picture that explains their numbers. Pure.
  */
-import type { ChartDigest } from '../../analyze/chartDigest.js';
+import type { ChartDigest, TimeBucket } from '../../analyze/chartDigest.js';
 import type { VerdictCounts } from '../../analyze/verdictCounts.js';
 import type { ReadStats } from '../../trace/types.js';
+import { escapeHtml } from './escapeHtml.js';
 import type { HtmlSection } from './htmlPage.js';
 import { describeNoRoutingSpan, formatProblemPlace } from '../format/presentInput.js';
 import {
@@ -21,6 +22,7 @@ import {
   formatPercent,
   type ChartMarker,
 } from './svgCharts.js';
+import { countOf, formatThreshold } from '../../analyze/formatFigures.js';
 
 const VERDICTS = ['move', 'stay', 'menu', 'unmatched'] as const;
 const DAY_MS = 86_400_000;
@@ -30,22 +32,34 @@ export function dominantMargin(digest: ChartDigest): number | undefined {
   return digest.margins[0]?.margin;
 }
 
-/** Verdict counts as coloured bars with their share. */
+/** What each verdict means, under the verdict mix. */
+const VERDICT_MEANINGS: Readonly<Record<(typeof VERDICTS)[number], string>> = {
+  move: 'one candidate beat the rest by the margin or more: the turn moved to it',
+  stay: 'the incumbent won, or a near-tie kept it: the conversation stayed where it was',
+  menu: 'the top candidates tied with no incumbent to keep: the user was offered a choice',
+  unmatched: 'no candidate scored above the floor: nothing matched (only a scorer with a floor can say this)',
+};
+
+/** Verdict counts as coloured bars with their share, and what each verdict means. */
 export function verdictMixSection(verdicts: VerdictCounts, title = 'Verdict mix', half = true): HtmlSection {
   const total = VERDICTS.reduce((n, k) => n + verdicts[k], 0);
+  const key = VERDICTS.map(
+    (k) => `<tr><td><span class="pill ${k}">${k}</span></td><td>${escapeHtml(VERDICT_MEANINGS[k])}</td></tr>`,
+  ).join('');
   return {
     title,
     intro: 'How the tier-2 decisions ended.',
     half,
-    body: drawBarChart(
-      VERDICTS.map((k) => ({
-        label: k,
-        value: verdicts[k],
-        color: VERDICT_COLORS[k],
-        note: total > 0 ? `(${formatPercent(verdicts[k] / total)})` : '',
-      })),
-      { title, width: 560 },
-    ),
+    body:
+      drawBarChart(
+        VERDICTS.map((k) => ({
+          label: k,
+          value: verdicts[k],
+          color: VERDICT_COLORS[k],
+          note: total > 0 ? `(${formatPercent(verdicts[k] / total)})` : '',
+        })),
+        { title, width: 560 },
+      ) + `<table style="margin-top:10px"><tbody>${key}</tbody></table>`,
   };
 }
 
@@ -56,9 +70,52 @@ export function formatTime(ms: number, bucketMs: number): string {
   return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }
 
+/** Widths a timeline is coarsened to, smallest first (each a multiple of the ones before it that divide it). */
+const TIMELINE_WIDTHS_MS = [60e3, 300e3, 900e3, 3600e3, 10800e3, 21600e3, 43200e3, DAY_MS, 7 * DAY_MS];
+/** A rate drawn from fewer decisions than this per point is mostly noise (0% or 100%). */
+const MIN_DECISIONS_PER_POINT = 5;
+
+/**
+ * The digest's buckets merged into wider ones until the average point holds a few decisions: 233 decisions over
+ * a day in 5-minute buckets draw a rate that jumps between 0% and 100%; in hours they draw a rate.
+ */
+export function coarsenTimeline(timeline: ChartDigest['timeline']): ChartDigest['timeline'] {
+  let { buckets, bucketMs } = timeline;
+  for (const width of TIMELINE_WIDTHS_MS) {
+    const busy = buckets.filter((b) => b.decisions > 0);
+    const mean = busy.reduce((n, b) => n + b.decisions, 0) / Math.max(1, busy.length);
+    if (mean >= MIN_DECISIONS_PER_POINT || buckets.length <= 12) break;
+    if (width <= bucketMs || width % bucketMs !== 0) continue;
+    const merged = new Map<number, TimeBucket>();
+    for (const b of buckets) {
+      const start = Math.floor(b.startMs / width) * width;
+      const m = merged.get(start);
+      merged.set(
+        start,
+        m === undefined
+          ? { ...b, startMs: start, verdicts: { ...b.verdicts } }
+          : {
+              startMs: start,
+              decisions: m.decisions + b.decisions,
+              nearTies: m.nearTies + b.nearTies,
+              verdicts: {
+                move: m.verdicts.move + b.verdicts.move,
+                stay: m.verdicts.stay + b.verdicts.stay,
+                menu: m.verdicts.menu + b.verdicts.menu,
+                unmatched: m.verdicts.unmatched + b.verdicts.unmatched,
+              },
+            },
+      );
+    }
+    buckets = [...merged.values()].sort((a, b) => a.startMs - b.startMs);
+    bucketMs = width;
+  }
+  return { buckets, bucketMs };
+}
+
 /** Near-tie and menu rates per time bucket. */
 export function timelineSection(digest: ChartDigest, half = true): HtmlSection {
-  const { buckets, bucketMs } = digest.timeline;
+  const { buckets, bucketMs } = coarsenTimeline(digest.timeline);
   const at = (b: (typeof buckets)[number]) => b.startMs + bucketMs / 2;
   return {
     title: 'Near-tie rate over time',
@@ -121,13 +178,13 @@ export function gapHistogramSection(
   );
   const margins =
     digest.margins.length > 1
-      ? ` Recorded margins: ${digest.margins.map((m, i) => `${i + 1}: ${formatNumber(m.margin)} (${formatNumber(m.decisions)} decisions)`).join(', ')}.`
+      ? ` Recorded margins: ${digest.margins.map((m, i) => `${i + 1}: ${formatThreshold(m.margin)} (${formatNumber(m.decisions)} decisions)`).join(', ')}.`
       : '';
   const intro =
     'Runner-up gap tanh((top − second) / 2) of every decision with two candidates alive; a gap below the margin is a near-tie' +
     (byNew === undefined
       ? ' (amber: recorded near-ties).'
-      : ` (amber: near-ties under the new margin ${formatNumber(byNew)}).`) +
+      : ` (amber: near-ties under the new margin ${formatThreshold(byNew)}).`) +
     margins;
   return {
     title: 'Gap histogram',
@@ -136,6 +193,8 @@ export function gapHistogramSection(
     body: drawHistogram(shown, {
       title: 'Gap histogram',
       width: half ? 560 : 1100,
+      // Half width sits beside the tied-pairs heatmap: as tall, so the card is not half empty.
+      height: half ? 340 : 240,
       markers,
       xFormat: formatNumber,
       partLabel: 'near-ties',
@@ -198,13 +257,13 @@ export function inputNotes(stats: ReadStats | undefined): string[] {
   if (stats === undefined) return [];
   const problems = stats.problems.length + stats.problemsDropped;
   return [
-    `Input: ${formatNumber(stats.files)} file(s), ${formatNumber(stats.lines)} line(s), ${formatNumber(stats.spans)} span(s), ` +
-      `${formatNumber(stats.routingSpans)} routing span(s), ${formatNumber(stats.duplicates)} duplicate(s).`,
+    `Input: ${countOf(stats.files, 'file')}, ${countOf(stats.lines, 'line')}, ${countOf(stats.spans, 'span')}, ` +
+      `${countOf(stats.routingSpans, 'routing span')}, ${countOf(stats.duplicates, 'duplicate')}.`,
     ...(describeNoRoutingSpan(stats) === undefined ? [] : [describeNoRoutingSpan(stats)!]),
     ...(stats.events > 0 ? [describeEvents(stats)] : []),
     ...(problems > 0
       ? [
-          `${formatNumber(problems)} problem(s) while reading, first: ${stats.problems
+          `${countOf(problems, 'problem')} while reading, first: ${stats.problems
             .slice(0, 3)
             .map((p) => `${formatProblemPlace(p)} ${p.reason}`)
             .join('; ')}`,

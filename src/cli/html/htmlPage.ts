@@ -7,6 +7,7 @@
  * svgCharts). Table cells are text unless a builder hands over markup it made itself (`{ html }`), so escaping
  * is the default, not a thing to remember. Pure.
  */
+import type { Legend } from '../format/document.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /** A table cell: text (escaped), a number (formatted by the caller), or markup a report builder made. */
@@ -64,12 +65,14 @@ section p.intro{margin:0 0 12px;color:var(--muted)}
 svg.chart{display:block;max-width:100%;height:auto;font-family:inherit;overflow:visible}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px}
-th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.3px}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:last-child td{border-bottom:none}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f7;border-radius:4px;padding:1px 4px}
-code.id{white-space:nowrap;display:inline-block;margin:1px 0}
+code.id{white-space:nowrap;display:inline-block;margin:1px 0;user-select:all}
+p.legend{margin:8px 0 0;color:var(--muted);font-size:12px}
+p.legend b{color:var(--ink);font-weight:600}
 .more{color:var(--muted);font-size:12px}
 .pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff}
 .move{background:#3b6fd8}.stay{background:#3a9d5d}.menu{background:#e3a21a}.unmatched{background:#c8463d}
@@ -111,11 +114,12 @@ export function renderHtmlPage(page: HtmlPage): string {
   );
 }
 
-/** A table; `numeric` marks the columns to right-align. Text cells are escaped. */
+/** A table; `numeric` marks the columns to right-align, `legend` says what its columns mean. Text is escaped. */
 export function htmlTable(
   headers: readonly string[],
   rows: readonly (readonly HtmlCell[])[],
   numeric: readonly number[] = [],
+  legend: Legend = [],
 ): string {
   if (rows.length === 0) return '<p class="intro">None.</p>';
   const isNum = new Set(numeric);
@@ -128,7 +132,14 @@ export function htmlTable(
         `<tr>${row.map((c, i) => `<td${isNum.has(i) ? ' class="num"' : ''}>${cellHtml(c)}</td>`).join('')}</tr>`,
     )
     .join('');
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${htmlLegend(legend)}`;
+}
+
+/** A table's legend as one muted line: each column in bold, then what it means. */
+export function htmlLegend(legend: Legend): string {
+  if (legend.length === 0) return '';
+  const items = legend.map(([column, meaning]) => `<b>${escapeHtml(column)}</b> ${escapeHtml(meaning)}`);
+  return `<p class="legend">${items.join(' · ')}</p>`;
 }
 
 /** A paragraph of text. */
@@ -144,8 +155,11 @@ export function htmlVerdict(kind: string): { html: string } {
   };
 }
 
-/** A few ids as short monospace chips (full id in the tooltip), and how many more there are. */
-export function htmlIdList(ids: readonly string[], max = 2, chars = 10): { html: string } {
+/**
+ * A few ids as monospace chips, whole (a trace id is 32 characters: what `explain` takes, selected in one
+ * click), and how many more there are. Ids longer than `chars` are cut, the full id in the tooltip.
+ */
+export function htmlIdList(ids: readonly string[], max = 2, chars = 64): { html: string } {
   const chips = ids.slice(0, max).map((id) => {
     const full = escapeHtml(id);
     const cut = [...id].length > chars ? `${escapeHtml([...id].slice(0, chars - 1).join(''))}…` : full;

@@ -21,9 +21,10 @@ import {
   timelineSection,
   verdictMixSection,
 } from './digestSections.js';
-import { htmlId } from './escapeHtml.js';
+import { HOTSPOT_LEGEND } from '../format/presentHotspots.js';
 import { htmlIdList, htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
 import { formatNumber, formatPercent } from './svgCharts.js';
+import { formatScoreValue } from '../../analyze/formatFigures.js';
 
 /** What the analyze page is built from. */
 export interface AnalyzeHtmlInput {
@@ -55,11 +56,13 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
           'pair',
           'near-ties',
           'share',
-          'ties when they meet',
+          'met',
+          'tie rate',
           'median gap',
-          'menu / stay',
+          'menus',
+          'stays',
           'conversations',
-          'examples',
+          'example traces',
         ],
         input.hotspots.hotspots.map((h) => [
           h.router ?? '',
@@ -67,13 +70,16 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
           `${h.pair[0]} ↔ ${h.pair[1]}`,
           formatNumber(h.nearTies),
           formatPercent(h.share),
+          formatNumber(h.meetings),
           formatPercent(h.tieRate),
-          h.medianGap === null ? '–' : formatNumber(h.medianGap),
-          `${formatNumber(h.verdicts.menu)} / ${formatNumber(h.verdicts.stay)}`,
-          `${formatNumber(h.conversations)}${h.conversationsCapped ? '+' : ''}`,
-          htmlIdList(h.exampleTraceIds),
+          h.medianGap === null ? '–' : formatScoreValue(h.medianGap),
+          formatNumber(h.verdicts.menu),
+          formatNumber(h.verdicts.stay),
+          `${h.conversationsCapped ? '≥' : ''}${formatNumber(h.conversations)}`,
+          htmlIdList(h.exampleTraceIds, 1),
         ]),
-        [3, 4, 5, 6, 8],
+        [3, 4, 5, 6, 7, 8, 9, 10],
+        HOTSPOT_LEGEND,
       ),
     });
   }
@@ -97,12 +103,20 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
           formatNumber(f.decisions),
           formatPercent(f.nearTieRate),
           f.topScores === null ? '–' : describeDistribution(f.topScores),
-          f.suggestedFloor === null ? '–' : formatNumber(f.suggestedFloor.floor),
+          f.suggestedFloor === null ? '–' : formatScoreValue(f.suggestedFloor.floor),
           f.suggestedFloor === null
             ? '–'
             : `${formatNumber(f.suggestedFloor.wouldBeUnmatched)} (${formatPercent(f.suggestedFloor.share)})`,
         ]),
-        [2, 3, 5, 6],
+        [2, 3, 4, 5, 6],
+        [
+          ['top score', "each decision's best raw score, nearest-rank percentiles"],
+          [
+            'suggested floor',
+            'a floor to declare: a decision whose top score is at or below it is unmatched',
+          ],
+          ['would be unmatched', 'decisions (and share) that floor makes unmatched'],
+        ],
       ),
     });
   }
@@ -128,6 +142,7 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
             formatPercent(r.unmatchedRate),
           ]),
         [1, 2, 3, 4],
+        [['near-tie rate', 'share of decisions whose top two were closer than the margin']],
       ),
     });
   }
@@ -140,7 +155,7 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
         ['kind', 'trace', 'router / scorer', 'where', 'detail'],
         summary.anomalyExamples.map((a) => [
           a.kind,
-          { html: htmlId(a.at.traceId, 16) },
+          htmlIdList([a.at.traceId], 1),
           `${a.at.router ?? ''} / ${a.at.scorer ?? ''}`,
           `${a.at.file}:${a.at.line}`,
           a.kind === 'inconsistent'
@@ -205,7 +220,7 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
 }
 
 function describeDistribution(d: Distribution): string {
-  return `${formatNumber(d.p10)} / ${formatNumber(d.median)} / ${formatNumber(d.p90)}`;
+  return `${formatScoreValue(d.p10)} / ${formatScoreValue(d.median)} / ${formatScoreValue(d.p90)}`;
 }
 
 function iso(ms: number): string {

@@ -22,6 +22,40 @@ import {
   type ChartBand,
   type ChartMarker,
 } from './svgCharts.js';
+import { countOf, formatScoreValue, formatThreshold } from '../../analyze/formatFigures.js';
+
+/** What each bar colour of a decision's chart means; every one is in the legend above the charts. */
+const BAR_COLORS = Object.freeze({
+  movedTo: VERDICT_COLORS.move,
+  incumbent: VERDICT_COLORS.stay,
+  offered: VERDICT_COLORS.menu,
+  runnerUp: '#f0c36a',
+  top: '#7f93c4',
+  other: '#b3bac8',
+});
+
+const BAR_LEGEND: readonly (readonly [color: string, label: string])[] = [
+  [BAR_COLORS.movedTo, 'moved to'],
+  [BAR_COLORS.incumbent, 'incumbent (kept or not)'],
+  [BAR_COLORS.offered, 'offered in a menu'],
+  [BAR_COLORS.runnerUp, 'runner-up, not offered'],
+  [BAR_COLORS.top, 'ranked first, not taken (the turn stayed or nothing matched)'],
+  [BAR_COLORS.other, 'any other candidate'],
+];
+
+/** The colour key of the ranked bars, with the near-tie zone and the floor. */
+function barLegend(): string {
+  const swatch = (style: string) =>
+    `<span style="display:inline-block;width:12px;height:12px;vertical-align:-2px;margin-right:4px;${style}"></span>`;
+  const items = [
+    ...BAR_LEGEND.map(
+      ([color, label]) => `${swatch(`background:${color};border-radius:2px`)}${escapeHtml(label)}`,
+    ),
+    `${swatch('background:#fbe7b5')}${escapeHtml('near-tie zone: a score here ties with the top')}`,
+    `${swatch('border-left:2px dashed #c8463d;width:0')}${escapeHtml('the floor')}`,
+  ];
+  return `<p class="legend" style="margin:0 0 10px">${items.map((i) => `<span style="margin-right:14px;white-space:nowrap">${i}</span>`).join(' ')}</p>`;
+}
 
 /** Decisions drawn; a longer timeline is cut (the text formats list them all). */
 export const MAX_EXPLAIN_DECISIONS = 200;
@@ -54,9 +88,9 @@ export function renderExplainHtml(report: ExplainReport, stats?: ReadStats, link
     intro:
       report.decisions === 0
         ? 'No routing decision matched this id.'
-        : `Bars are raw scores (share of the full softmax in brackets): blue moved to, green the incumbent, amber offered in a menu. Shaded: the near-tie zone, where a candidate ties with the top. Dashed: the floor.` +
+        : `Bars are raw scores, with each candidate's share of the scorer's softmax in brackets.` +
           (report.decisions > drawn ? ` The first ${drawn} of ${report.decisions} decisions are drawn.` : ''),
-    body,
+    body: (report.decisions === 0 ? '' : barLegend()) + body,
   });
   // Marks arrive as events on the decision span or as feedback spans; count both.
   const misroutes = report.entries.reduce(
@@ -75,7 +109,7 @@ export function renderExplainHtml(report: ExplainReport, stats?: ReadStats, link
     sections,
     notes: [
       ...(report.truncated > 0
-        ? [`${formatNumber(report.truncated)} matching record(s) beyond the limit were not kept.`]
+        ? [`${countOf(report.truncated, 'matching record')} beyond the limit were not kept.`]
         : []),
       ...inputNotes(stats),
     ],
@@ -98,16 +132,16 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
     // The bar says what the verdict did with the candidate: moved to, kept, offered, or merely ranked.
     const color =
       d.verdict === 'move' && c.id === d.to
-        ? VERDICT_COLORS.move
+        ? BAR_COLORS.movedTo
         : c.id === incumbent
-          ? VERDICT_COLORS.stay
+          ? BAR_COLORS.incumbent
           : d.offered?.includes(c.id) === true
-            ? VERDICT_COLORS.menu
+            ? BAR_COLORS.offered
             : d.runnerUp?.id === c.id
-              ? '#f0c36a'
+              ? BAR_COLORS.runnerUp
               : i === 0
-                ? '#7f93c4'
-                : '#b3bac8';
+                ? BAR_COLORS.top
+                : BAR_COLORS.other;
     return {
       label: c.id,
       value: Number.isFinite(c.score) ? c.score : NaN,
@@ -117,13 +151,19 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
   });
   const marks: ChartMarker[] = [];
   if (d.effectiveFloor !== undefined && Number.isFinite(d.effectiveFloor)) {
-    marks.push({ value: d.effectiveFloor, label: 'floor', color: '#c8463d' });
+    marks.push({
+      value: d.effectiveFloor,
+      label: 'floor',
+      valueText: formatThreshold(d.effectiveFloor),
+      color: '#c8463d',
+    });
   }
   const band = nearTieZone(topScore, margin, shown);
   const chart = drawRankedBars(data, {
     title: `Decision ${n}: candidates`,
     width: 1100,
     marks,
+    valueFormat: formatScoreValue,
     ...(band === undefined ? {} : { band }),
   });
   const l = links?.(d.traceId);
@@ -148,11 +188,11 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
     d.omitted > 0 || d.ranked.length > shown.length ? d.omitted + d.ranked.length - shown.length : 0;
   return (
     `<div class="decision"><h3 style="margin:0 0 4px;font-size:15px">${escapeHtml(`${n}. ${time(d.timeUnixMs)}`)} ${htmlVerdict(d.verdict).html} ` +
-    `<span style="color:#6b7385;font-weight:normal">${escapeHtml(`${d.router ?? '(no router)'} / ${d.scorer ?? '(no scorer)'}`)} · trace ${htmlId(d.traceId, 12)}` +
+    `<span style="color:#6b7385;font-weight:normal">${escapeHtml(`${d.router ?? '(no router)'} / ${d.scorer ?? '(no scorer)'}`)} · trace <code class="id">${escapeHtml(d.traceId)}</code>` +
     `${d.conversationId === undefined ? '' : ` · conversation ${htmlId(d.conversationId, 32)}`}</span></h3>` +
     `<p style="margin:2px 0 8px">${escapeHtml(e.why)}</p>${chart}` +
     (omitted > 0
-      ? `<p class="intro">${escapeHtml(`${omitted} lower-ranked candidate(s) not drawn.`)}</p>`
+      ? `<p class="intro">${escapeHtml(`${countOf(omitted, 'lower-ranked candidate')} not drawn.`)}</p>`
       : '') +
     `<p style="margin:6px 0 0"><b>What would have changed it:</b></p><ul style="margin:2px 0">${cf.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>` +
     (d.misroutes.length > 0
@@ -175,7 +215,7 @@ export function nearTieZone(
   shown: readonly { readonly score: number }[],
 ): ChartBand | undefined {
   if (topScore === undefined || !(margin > 0)) return undefined;
-  const label = `near-tie zone (margin ${formatNumber(margin)})`;
+  const label = `near-tie zone (margin ${formatThreshold(margin)})`;
   if (margin >= 1) {
     const lowest = Math.min(...shown.map((c) => (Number.isFinite(c.score) ? c.score : topScore)));
     return { from: lowest, to: topScore, label, title: `${label}: every candidate alive ties with the top` };
@@ -185,7 +225,7 @@ export function nearTieZone(
     from,
     to: topScore,
     label,
-    title: `${label}: a score above ${formatNumber(from)} ties with the top`,
+    title: `${label}: a score above ${formatScoreValue(from)} ties with the top`,
   };
 }
 
@@ -194,15 +234,15 @@ export function describeCounterfactual(c: Counterfactual | NoCounterfactual): st
   if (c.kind === 'none') return `${c.parameter}: ${c.reason}`;
   const result = describeResult(c.result);
   if (c.kind === 'margin') {
-    const to = c.bound === 'above' ? `just above ${formatNumber(c.gap)}` : formatNumber(c.to);
-    return `${c.direction === 'raise' ? 'Raise' : 'Lower'} the margin from ${formatNumber(c.from)} to ${to} (the gap is ${formatNumber(c.gap)}) → ${result}.`;
+    const to = c.bound === 'above' ? `just above ${formatScoreValue(c.gap)}` : formatScoreValue(c.to);
+    return `${c.direction === 'raise' ? 'Raise' : 'Lower'} the margin from ${formatThreshold(c.from)} to ${to} (the gap is ${formatScoreValue(c.gap)}) → ${result}.`;
   }
-  const at = c.bound === 'below' ? `just below ${formatNumber(c.pivot.score)}` : formatNumber(c.to);
+  const at = c.bound === 'below' ? `just below ${formatScoreValue(c.pivot.score)}` : formatScoreValue(c.to);
   const verb =
     c.direction === 'declare'
       ? `Declare a floor ${at}`
-      : `${c.direction === 'raise' ? 'Raise' : 'Lower'} the floor from ${c.from === null ? 'none' : formatNumber(c.from)} to ${at}`;
-  return `${verb} (${c.pivot.id} scores ${formatNumber(c.pivot.score)}) → ${result}.`;
+      : `${c.direction === 'raise' ? 'Raise' : 'Lower'} the floor from ${c.from === null ? 'none' : formatThreshold(c.from)} to ${at}`;
+  return `${verb} (${c.pivot.id} scores ${formatScoreValue(c.pivot.score)}) → ${result}.`;
 }
 
 function describeResult(v: VerdictSummary): string {

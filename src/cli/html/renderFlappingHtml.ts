@@ -3,8 +3,10 @@
  * bounces and near-tie stay runs. Pure.
  */
 import type { FlappingEvent, FlappingReport } from '../../analyze/flapping.js';
+import { countOf } from '../../analyze/formatFigures.js';
 import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { ReadStats } from '../../trace/types.js';
+import { flappingLegend } from '../format/presentFlapping.js';
 import { inputNotes, tiedPairsSection } from './digestSections.js';
 import { htmlId } from './escapeHtml.js';
 import { htmlIdList, htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
@@ -19,30 +21,32 @@ export function describeFlappingEvent(e: FlappingEvent): string {
 
 /** The flapping page. */
 export function renderFlappingHtml(report: FlappingReport, digest?: ChartDigest, stats?: ReadStats): string {
+  const c = report.config;
   const pairLabel = (p: FlappingReport['topPairs'][number]) => `${p.pair[0]} ↔ ${p.pair[1]}`;
   const sections: HtmlSection[] = [
     {
       title: 'Skill pairs',
-      intro: 'Bounces (A → B → A) and near-tie stay runs per pair of skills.',
+      intro:
+        'Turns that flapped per pair of skills: bounces (A → B → A) plus near-tie stays, whether or not they made a run.',
       half: true,
       body: drawBarChart(
         report.topPairs.map((p) => ({
           label: pairLabel(p),
-          value: p.flaps,
+          value: p.bounces + p.nearTieStays,
           color: '#e3a21a',
-          note: `(${formatNumber(p.bounces)} bounces, ${formatNumber(p.stayRuns)} runs)`,
+          note: `(${formatNumber(p.bounces)} bounces, ${formatNumber(p.nearTieStays)} stays)`,
         })),
         { title: 'Skill pairs', width: 560 },
       ),
     },
     {
       title: 'Conversations',
-      intro: 'Conversations that flapped most (bounces + stay runs).',
+      intro: 'Conversations that flapped most: bounces plus near-tie stays, out of their turns.',
       half: true,
       body: drawBarChart(
         report.topConversations.map((c) => ({
           label: c.id,
-          value: c.flaps,
+          value: c.bounces + c.nearTieStays,
           color: '#3b6fd8',
           note: `of ${formatNumber(c.decisions)} turns`,
         })),
@@ -63,9 +67,10 @@ export function renderFlappingHtml(report: FlappingReport, digest?: ChartDigest,
         formatNumber(c.nearTieStays),
         formatNumber(c.longestStayRun),
         c.examples.map(describeFlappingEvent).join('; '),
-        htmlIdList([...new Set(c.examples.flatMap((e) => e.traceIds))]),
+        htmlIdList([...new Set(c.examples.flatMap((e) => e.traceIds))], 1),
       ]),
       [2, 3, 4, 5],
+      [...flappingLegend(c), ['longest run', 'most near-tie stays in a row']],
     ),
   });
   sections.push({
@@ -81,9 +86,9 @@ export function renderFlappingHtml(report: FlappingReport, digest?: ChartDigest,
         formatNumber(p.conversations),
       ]),
       [2, 3, 4, 5],
+      flappingLegend(c),
     ),
   });
-  const c = report.config;
   return renderHtmlPage({
     title: 'routescope flapping',
     subtitle: `A → B → A within ${c.window} turns; runs of at least ${c.minStayRun} near-tie stays on one incumbent.`,
@@ -100,9 +105,9 @@ export function renderFlappingHtml(report: FlappingReport, digest?: ChartDigest,
     ],
     sections,
     notes: [
-      `${formatNumber(report.decisions)} decisions; ${formatNumber(report.conversationsKeyedByTrace)} conversation(s) had no conversation id and were keyed by trace.`,
+      `${countOf(report.decisions, 'decision')}; ${countOf(report.conversationsKeyedByTrace, 'conversation')} had no conversation id and were keyed by trace.`,
       ...(report.outOfOrder > 0
-        ? [`${formatNumber(report.outOfOrder)} decision(s) arrived too far out of time order.`]
+        ? [`${countOf(report.outOfOrder, 'decision')} arrived too far out of time order.`]
         : []),
       ...inputNotes(stats),
     ],

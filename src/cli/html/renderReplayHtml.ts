@@ -17,6 +17,7 @@ import {
 } from './htmlPage.js';
 import { htmlId } from './escapeHtml.js';
 import { drawBarChart, drawHeatmap, formatNumber, formatPercent, VERDICT_COLORS } from './svgCharts.js';
+import { countOf, formatScoreValue } from '../../analyze/formatFigures.js';
 
 const KINDS = ['move', 'stay', 'menu', 'unmatched'] as const;
 
@@ -100,6 +101,10 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
         formatNumber(s.unmatchedAfter),
       ]),
       [2, 3, 4, 5, 6],
+      [
+        ['with floor', 'decisions judged with a floor (unmatched reachable)'],
+        ['recorded · replayed', 'as the traces say, and under the thresholds above'],
+      ],
     ),
   });
   sections.push({
@@ -135,7 +140,7 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
               ['time (UTC)', 'trace', 'conversation', 'router / scorer', 'recorded', 'replayed', 'gap'],
               report.list.map((f) => [
                 new Date(f.timeUnixMs).toISOString().replace('T', ' ').slice(0, 19),
-                htmlIdList([f.traceId], 1, 14),
+                htmlIdList([f.traceId], 1),
                 { html: f.conversationId === undefined ? '' : htmlId(f.conversationId, 24) },
                 `${f.router ?? ''} / ${f.scorer ?? ''}`,
                 {
@@ -144,17 +149,18 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
                 {
                   html: `${htmlVerdict(f.to).html} ${f.toDetail === undefined ? '' : htmlCode(f.toDetail).html}`,
                 },
-                f.gap === undefined ? '' : formatNumber(f.gap),
+                f.gap === undefined ? '' : formatScoreValue(f.gap),
               ]),
               [6],
+              [['gap', 'the runner-up gap the margins were compared with']],
             ),
     });
   }
   const notes = [
-    `Selection: ${report.selection}; ${formatNumber(report.excluded)} decision(s) excluded.`,
+    `Selection: ${report.selection}; ${countOf(report.excluded, 'decision')} excluded.`,
     ...(report.undecidable > 0
       ? [
-          `${formatNumber(report.undecidable)} decision(s) could not be replayed (candidates omitted from the record).`,
+          `${countOf(report.undecidable, 'decision')} could not be replayed (candidates omitted from the record).`,
         ]
       : []),
     ...inputNotes(stats),

@@ -9,6 +9,7 @@ import type { ReadStats } from '../../trace/types.js';
 import { gapHistogramSection, inputNotes } from './digestSections.js';
 import { htmlParagraph, htmlTable, renderHtmlPage, type HtmlSection, type HtmlStat } from './htmlPage.js';
 import { drawLineChart, formatNumber, formatPercent, type LineSeries } from './svgCharts.js';
+import { countOf, createSweepFormat, formatScoreValue } from '../../analyze/formatFigures.js';
 
 /** Most curve rows the table shows; a longer curve is thinned, keeping the recommendation. */
 const MAX_TABLE_ROWS = 26;
@@ -16,6 +17,7 @@ const MAX_TABLE_ROWS = 26;
 /** The tune page. */
 export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?: ReadStats): string {
   const rec = report.recommendation;
+  const margin = createSweepFormat(report.sweep);
   const hasMarks = report.misroutes !== undefined && report.misroutes.known > 0;
   const series: LineSeries[] = [
     {
@@ -104,10 +106,8 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
           [1, 2],
         ) +
         htmlParagraph(
-          `${formatNumber(m.known)} known misroute(s)` +
-            (m.unjoined > 0
-              ? `; ${formatNumber(m.unjoined)} mark(s) matched no decision in the input.`
-              : '.'),
+          `${countOf(m.known, 'known misroute')}` +
+            (m.unjoined > 0 ? `; ${countOf(m.unjoined, 'mark')} matched no decision in the input.` : '.'),
         ),
     });
   }
@@ -124,8 +124,8 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
       ],
       thin(report.curve, rec?.margin).map((p) => [
         rec !== undefined && p.margin === rec.margin
-          ? { html: `<b>${formatNumber(p.margin)}</b> ◀` }
-          : formatNumber(p.margin),
+          ? { html: `<b>${margin(p.margin)}</b> ◀` }
+          : margin(p.margin),
         formatPercent(p.nearTieRate),
         formatPercent(p.menuRate),
         formatPercent(p.moveRate),
@@ -133,6 +133,13 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
         ...(hasMarks ? [formatNumber(p.misroutesCaught ?? 0)] : []),
       ]),
       [0, 1, 2, 3, 4, 5],
+      [
+        ['margin', 'one margin applied to every decision (◀ the recommendation)'],
+        ['rates', 'shares of the decisions replayed under that margin'],
+        ...(hasMarks
+          ? [['misroutes caught', 'decisions marked misrouted that the margin turns into a menu'] as const]
+          : []),
+      ],
     ),
   });
   for (const f of report.floors) {
@@ -142,7 +149,7 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
         `This scorer judged ${formatNumber(f.decisions)} decisions with no floor; each floor below is replayed on ${f.sampled === f.decisions ? 'all of them' : `a sample of ${formatNumber(f.sampled)}`}.` +
         (f.recommended === undefined
           ? ''
-          : ` Recommended floor ${formatNumber(f.recommended.floor)}: unmatched ${formatPercent(f.recommended.unmatchedRate)}.`),
+          : ` Recommended floor ${formatScoreValue(f.recommended.floor)}: unmatched ${formatPercent(f.recommended.unmatchedRate)}.`),
       half: true,
       body:
         drawLineChart(
@@ -163,7 +170,7 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
         htmlTable(
           ['floor', 'unmatched', 'near-tie', 'menu'],
           f.rows.map((r) => [
-            formatNumber(r.floor),
+            formatScoreValue(r.floor),
             formatPercent(r.unmatchedRate),
             formatPercent(r.nearTieRate),
             formatPercent(r.menuRate),
@@ -188,7 +195,7 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
   ];
   if (rec !== undefined) {
     statsRow.push(
-      { label: 'recommended margin', value: formatNumber(rec.margin), tone: rec.meets ? 'good' : 'bad' },
+      { label: 'recommended margin', value: margin(rec.margin), tone: rec.meets ? 'good' : 'bad' },
       {
         label: 'near-tie / menu rate there',
         value: `${formatPercent(rec.point.nearTieRate)} / ${formatPercent(rec.point.menuRate)}`,

@@ -44,6 +44,8 @@ export interface ChartBand {
 export interface ChartMarker {
   readonly value: number;
   readonly label: string;
+  /** The value as the report writes it (a threshold as set); default: the chart's value format. */
+  readonly valueText?: string;
   readonly color?: string;
 }
 
@@ -62,10 +64,10 @@ export function formatNumber(n: number): string {
   return Number(n.toPrecision(3)).toString();
 }
 
-/** A share 0..1 as a percentage with one decimal. */
+/** A share 0..1 as a percentage with one decimal, always (`20.0%` beside `21.9%`). */
 export function formatPercent(share: number): string {
   if (!Number.isFinite(share)) return '–';
-  return `${(share * 100).toFixed(1).replace(/\.0$/, '')}%`;
+  return `${(share * 100).toFixed(1)}%`;
 }
 
 const r1 = (n: number): string => (Math.round(n * 10) / 10).toString();
@@ -171,12 +173,12 @@ export function drawHorizontalBars(
     if (!Number.isFinite(m.value)) return;
     const mx = x(m.value);
     const color = m.color ?? MARK_COLOR;
-    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${height - 4}" stroke="${color}" stroke-width="1.5" stroke-dasharray="4 3"><title>${escapeHtml(`${m.label}: ${fmt(m.value)}`)}</title></line>`;
+    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${height - 4}" stroke="${color}" stroke-width="1.5" stroke-dasharray="4 3"><title>${escapeHtml(`${m.label}: ${m.valueText ?? fmt(m.value)}`)}</title></line>`;
     const anchor = mx > labelW + plotW * 0.7 ? 'end' : 'start';
     out += text(
       mx + (anchor === 'end' ? -3 : 3),
       12 + (i % 2) * 0,
-      `${m.label} ${fmt(m.value)}`,
+      `${m.label} ${m.valueText ?? fmt(m.value)}`,
       `fill="${color}" font-size="11" text-anchor="${anchor}"`,
     );
   });
@@ -316,11 +318,16 @@ export function drawHistogram(
 ): string {
   const width = options.width ?? 640;
   if (bins.length === 0 || bins.every((b) => b.count === 0)) return empty('histogram', width, options.title);
-  const height = options.height ?? 240;
+  const markers = [...(options.marker ? [options.marker] : []), ...(options.markers ?? [])].filter((m) =>
+    Number.isFinite(m.value),
+  );
+  // Each marker's label gets a row of its own above the bars: close margins never print over each other.
+  const labelRows = 14 * markers.length;
+  const height = (options.height ?? 240) + labelRows;
   const xFmt = options.xFormat ?? formatNumber;
   const left = 56;
   const right = 16;
-  const top = 26;
+  const top = 26 + labelRows;
   const bottom = 34;
   const x0 = bins[0]!.from;
   const x1 = bins[bins.length - 1]!.to;
@@ -355,16 +362,15 @@ export function drawHistogram(
     out += text(px(t), height - bottom + 16, xFmt(t), `text-anchor="middle" fill="${MUTED}" font-size="11"`);
   }
   out += `<line x1="${left}" x2="${width - right}" y1="${r1(py(0))}" y2="${r1(py(0))}" stroke="${MUTED}"/>`;
-  const markers = [...(options.marker ? [options.marker] : []), ...(options.markers ?? [])];
   markers.forEach((m, i) => {
-    if (!Number.isFinite(m.value)) return;
     const mx = px(Math.min(Math.max(m.value, x0), x1));
     const color = m.color ?? MARK_COLOR;
-    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${top - 6}" y2="${r1(py(0))}" stroke="${color}" stroke-width="2" stroke-dasharray="5 3"><title>${escapeHtml(`${m.label}: ${xFmt(m.value)}`)}</title></line>`;
+    const labelY = 30 + i * 14;
+    out += `<line class="marker" x1="${r1(mx)}" x2="${r1(mx)}" y1="${labelY - 10}" y2="${r1(py(0))}" stroke="${color}" stroke-width="2" stroke-dasharray="5 3"><title>${escapeHtml(`${m.label}: ${xFmt(m.value)}`)}</title></line>`;
     const anchor = mx > width * 0.7 ? 'end' : 'start';
     out += text(
       mx + (anchor === 'end' ? -4 : 4),
-      top + 4 + i * 14,
+      labelY,
       `${m.label} ${xFmt(m.value)}`,
       `fill="${color}" font-size="11" text-anchor="${anchor}"`,
     );

@@ -1,0 +1,93 @@
+/**
+ * Every example runs with plain `node` as the README says (`node examples/<name>.mjs`, after `npm run build`),
+ * against the built package imported by name, and prints what it shows. `npm run test:all` builds first; a bare
+ * `npm test` without a build skips these, as it does the bundled executable's tests.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const BUILT = existsSync(join(ROOT, 'dist/index.js'));
+
+function runNode(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('examples/', () => {
+  it('holds only examples plain node runs (.mjs), each named in the README with the command that runs it', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const files = readdirSync(join(ROOT, 'examples'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      expect(f).toMatch(/\.mjs$/);
+      expect(readme).toContain(`node examples/${f}`);
+    }
+  });
+});
+
+describe.skipIf(!BUILT)('each example, run with plain node', () => {
+  it('wrapYourRouter prints the verdict and the near-tie span it left', () => {
+    const r = runNode(['examples/wrapYourRouter.mjs']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^verdict: menu \[refunds, returns\]\n/);
+    expect(r.stdout).toContain('span agentfootprint.routing.tier2\n');
+    expect(r.stdout).toContain('  agentfootprint.routing.near_tie = true\n');
+    expect(r.stdout).toContain('  agentfootprint.routing.router = "support-desk"\n');
+    expect(r.stdout).toContain('  gen_ai.conversation.id = "conv-42"\n');
+  });
+
+  it('plugIntoYourAgent prints a tier-2 span and a turn span from the framework event, nothing for the other', () => {
+    const r = runNode(['examples/plugIntoYourAgent.mjs']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const spans = r.stdout.split('\n').filter((l) => l.startsWith('span '));
+    expect(spans.sort()).toEqual(['span agentfootprint.routing.tier2', 'span agentfootprint.routing.turn']);
+    expect(r.stdout).toContain('  agentfootprint.routing.verdict = "menu"\n');
+    expect(r.stdout).toContain('  agentfootprint.routing.offered = ["shipping","billing"]\n');
+    expect(r.stdout).toContain('  agentfootprint.routing.policy.semantics = "agentfootprint-9.62"\n');
+    expect(r.stdout).toContain('  gen_ai.conversation.id = "sess-42"\n');
+    expect(r.stdout).toContain('  agentfootprint.routing.by = "menu"\n');
+  });
+});
+
+describe('the package', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    license: string;
+    repository?: { url?: string };
+    exports: Record<string, Record<string, string> | string>;
+  };
+
+  it('has the MIT LICENSE its manifest names, and a repository', () => {
+    expect(pkg.license).toBe('MIT');
+    const license = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) the routescope authors\n/);
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+  });
+
+  it('lets Node require it as an ES module (module-sync), as the README says', () => {
+    expect(pkg.exports['.']).toMatchObject({ 'module-sync': './dist/index.js' });
+  });
+
+  it.skipIf(!BUILT)('require("routescope") gives the same exports as import', () => {
+    const r = runNode([
+      '--eval',
+      "const m = require('routescope'); process.stdout.write(Object.keys(m).sort().join(','))",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const imported = runNode([
+      '--input-type=module',
+      '--eval',
+      "const m = await import('routescope'); process.stdout.write(Object.keys(m).sort().join(','))",
+    ]);
+    expect(r.stdout).toBe(imported.stdout);
+    expect(r.stdout).toContain('routescopeObservability');
+  });
+});
