@@ -14,9 +14,13 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 /** What the README's blocks take as given: the reader's agent and app, and agentfootprint's surface they use. */
 const AMBIENT = `
-declare module 'agentfootprint' {
+// agentfootprint 9.62's entry points (its package exports): otelObservability from 'agentfootprint/providers',
+// composeObservability from 'agentfootprint/observe'.
+declare module 'agentfootprint/providers' {
   export function otelObservability(options: { serviceName: string }): object;
-  export function compose(strategies: readonly object[]): object;
+}
+declare module 'agentfootprint/observe' {
+  export function composeObservability(strategies: readonly object[]): object;
 }
 declare const agent: {
   enable: { observability(options: { strategy: object }): void };

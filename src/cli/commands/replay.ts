@@ -94,10 +94,7 @@ export const replayCommand: CliCommand = {
         ['$0 replay traces/ --margin 0.1', 'what a narrower margin would have changed'],
         ['$0 replay traces/ --floor 0.2 --where scorer=embedding --list', 'a floor for a floorless scorer'],
         ['$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?'],
-        [
-          '$0 replay events.jsonl --policy contract',
-          'an agentfootprint 9.62 event log judged by the contract: where the clause would have changed it',
-        ],
+        ['$0 replay events.jsonl --policy contract', 'an agentfootprint event log judged by the contract'],
       ]),
     )
       // Untyped so that `10%` reaches readShare (yargs would make it NaN).
