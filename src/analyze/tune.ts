@@ -16,7 +16,7 @@
 import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
 import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../trace/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
-import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';
+import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { replayDecision } from './replayDecision.js';
 import {
   createVerdictCounts,
@@ -188,6 +188,8 @@ export interface TuneReport {
   readonly recommendation?: TuneRecommendation;
   readonly misroutes?: MisrouteCatch;
   readonly floors: readonly FloorSweep[];
+  /** `--policy` and, under `auto`, per service the behaviour that judged its decisions (none when forced). */
+  readonly policy: { readonly choice: PolicyChoice; readonly services: readonly ServiceBehaviour[] };
 }
 
 /** A streaming sweep: feed records, then `finish()` once. */
@@ -377,6 +379,9 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
       const misroutes = hasMarks
         ? summarizeMisroutes(marked, markedRecordedMenu.n, unjoined, recommendation, margins)
         : undefined;
+      const floors = [...samples.values()]
+        .sort((a, b) => b.seen - a.seen)
+        .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate, audit.judge));
       const marginsSorted = [...recordedMargins]
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
         .slice(0, 5)
@@ -405,9 +410,12 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
         curve,
         ...(recommendation === undefined ? {} : { recommendation }),
         ...(misroutes === undefined ? {} : { misroutes }),
-        floors: [...samples.values()]
-          .sort((a, b) => b.seen - a.seen)
-          .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate, audit.judge)),
+        floors,
+        policy: {
+          choice: cfg.policy,
+          // Under a forced behaviour no decision went through the audit: there is nothing per service to say.
+          services: cfg.policy === 'auto' ? audit.finish().services : [],
+        },
       };
     },
   };

@@ -161,3 +161,58 @@ describe('routescope explain on the 9.62 event log', () => {
     expect(r.json.decisions).toBe(1);
   });
 });
+
+describe('every report that judges says which behaviour judged', () => {
+  it('tune --format json: the choice, and per service under auto; only the choice when forced', async () => {
+    const auto = (await cliJson(['tune', EVENTS, '--target-menu-rate', '0.3'])).json as {
+      policy: { choice: string; services: { semantics: string }[] };
+    };
+    expect(auto.policy.choice).toBe('auto');
+    expect(auto.policy.services.map((s) => s.semantics)).toEqual(['agentfootprint-9.62']);
+    const forced = (await cliJson(['tune', EVENTS, '--target-menu-rate', '0.3', '--policy', 'contract']))
+      .json as {
+      policy: unknown;
+    };
+    expect(forced.policy).toStrictEqual({ choice: 'contract', services: [] });
+  });
+
+  it('tune in text names the behaviour; a forced one in one line', async () => {
+    const auto = await cli(['tune', EVENTS, '--target-menu-rate', '0.3']);
+    expect(auto.stdout).toMatch(/Policy behaviour by service \(--policy auto\)/);
+    const forced = await cli(['tune', EVENTS, '--target-menu-rate', '0.3', '--policy', 'contract']);
+    expect(forced.stdout).toContain('Every decision is judged by contract (--policy contract).');
+  });
+
+  it.each(['analyze', 'replay', 'tune'])(
+    '%s --format html has the behaviour-by-service section',
+    async (command) => {
+      const r = await cli([
+        command,
+        EVENTS,
+        '--format',
+        'html',
+        ...(command === 'tune' ? ['--target-menu-rate', '0.3'] : []),
+      ]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Policy behaviour by service');
+      expect(r.stdout).toContain('agentfootprint-9.62');
+    },
+  );
+
+  it('explain --format html says per decision which behaviour judged it', async () => {
+    const r = await cli(['explain', CLAUSE.sessionId, EVENTS, '--format', 'html']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('(judged as agentfootprint-9.62)');
+    const forced = await cli([
+      'explain',
+      CLAUSE.sessionId,
+      EVENTS,
+      '--format',
+      'html',
+      '--policy',
+      'contract',
+    ]);
+    expect(forced.stdout).toContain('(judged as contract)');
+    expect(forced.stdout).not.toContain('(judged as agentfootprint-9.62)');
+  });
+});

@@ -4,6 +4,7 @@
  */
 import type { TuneReport } from '../../analyze/tune.js';
 import { createSweepFormat } from '../../analyze/formatFigures.js';
+import { policyBlocks } from './presentPolicy.js';
 import { tone, type Block, type ReportDocument } from './document.js';
 import {
   countOf,
@@ -42,6 +43,7 @@ export function tuneToJson(v: TuneView, schemaVersion: number): Record<string, u
     misroutes: r.misroutes ?? null,
     curve: r.curve,
     floors: r.floors,
+    policy: r.policy,
     input: inputToJson(v.input),
   };
 }
@@ -213,6 +215,13 @@ export function tuneToDocument(v: TuneView): ReportDocument {
             : `Recommended floor ${formatScore(rec.floor)}: unmatched ${formatPercent(rec.unmatchedRate)} (target ${formatPercent(r.targets.unmatchedRate)}), near-tie rate ${formatPercent(rec.nearTieRate)}, menu rate ${formatPercent(rec.menuRate)}.`,
       });
     }
+  }
+  if (r.policy.choice === 'auto') blocks.push(...policyBlocks(r.policy.choice, r.policy.services));
+  else {
+    blocks.push({
+      kind: 'paragraph',
+      text: tone(`Every decision is judged by ${r.policy.choice} (--policy ${r.policy.choice}).`, 'dim'),
+    });
   }
   blocks.push(...inputBlocks(v.input));
   return blocks;

@@ -12,7 +12,6 @@ import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
 import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
 import type { DecisionSummary } from '../../analyze/summarizeDecisions.js';
 import type { ReadStats } from '../../trace/types.js';
-import { describeResolution } from '../format/presentPolicy.js';
 import {
   floorlessSection,
   gapHistogramSection,
@@ -23,6 +22,7 @@ import {
 } from './digestSections.js';
 import { HOTSPOT_LEGEND } from '../format/presentHotspots.js';
 import { htmlIdList, htmlTable, renderHtmlPage, type HtmlSection } from './htmlPage.js';
+import { policySection } from './policySection.js';
 import { formatNumber, formatPercent } from './svgCharts.js';
 import { formatScoreValue } from '../../analyze/formatFigures.js';
 
@@ -169,24 +169,7 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
       ),
     });
   }
-  if (summary.policy.services.length > 0) {
-    sections.push({
-      title: 'Policy behaviour by service',
-      intro: `--policy ${summary.policy.choice}: the published behaviour that judged each service's decisions (contract, or agentfootprint-9.62 without the incumbent-at/below-floor clause).`,
-      body: htmlTable(
-        ['service', 'behaviour', 'how', 'decisions', 'recorded contract / 9.62', 'inconsistent'],
-        summary.policy.services.map((p) => [
-          p.service ?? '(none)',
-          p.semantics,
-          describeResolution(p),
-          formatNumber(p.decisions),
-          `${formatNumber(p.recorded.contract)} / ${formatNumber(p.recorded['agentfootprint-9.62'])}`,
-          formatNumber(p.inconsistent),
-        ]),
-        [3, 4, 5],
-      ),
-    });
-  }
+  sections.push(...policySection(summary.policy.choice, summary.policy.services));
   const range = summary.timeRange;
   return renderHtmlPage({
     title: 'routescope analyze',

@@ -190,7 +190,7 @@ function renderDecision(e: ExplainedDecision, n: number, links: TraceLinkLookup 
     `<div class="decision"><h3 style="margin:0 0 4px;font-size:15px">${escapeHtml(`${n}. ${time(d.timeUnixMs)}`)} ${htmlVerdict(d.verdict).html} ` +
     `<span style="color:#6b7385;font-weight:normal">${escapeHtml(`${d.router ?? '(no router)'} / ${d.scorer ?? '(no scorer)'}`)} · trace <code class="id">${escapeHtml(d.traceId)}</code>` +
     `${d.conversationId === undefined ? '' : ` · conversation ${htmlId(d.conversationId, 32)}`}</span></h3>` +
-    `<p style="margin:2px 0 8px">${escapeHtml(e.why)}</p>${chart}` +
+    `<p style="margin:2px 0 8px">${escapeHtml(e.why)} <span style="color:#6b7385">${escapeHtml(`(judged as ${e.semantics})`)}</span></p>${chart}` +
     (omitted > 0
       ? `<p class="intro">${escapeHtml(`${countOf(omitted, 'lower-ranked candidate')} not drawn.`)}</p>`
       : '') +

@@ -16,6 +16,7 @@ import {
   type HtmlSection,
 } from './htmlPage.js';
 import { htmlId } from './escapeHtml.js';
+import { policySection } from './policySection.js';
 import { drawBarChart, drawHeatmap, formatNumber, formatPercent, VERDICT_COLORS } from './svgCharts.js';
 import { countOf, formatScoreValue } from '../../analyze/formatFigures.js';
 
@@ -126,6 +127,7 @@ export function renderReplayHtml(report: ReplayReport, digest?: ChartDigest, sta
             ]),
           ),
   });
+  sections.push(...policySection(report.policy.choice, report.policy.services));
   if (report.list.length > 0 || report.flipped > 0) {
     sections.push({
       title: 'Flipped decisions',

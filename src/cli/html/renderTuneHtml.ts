@@ -7,6 +7,7 @@ import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { TunePoint, TuneReport } from '../../analyze/tune.js';
 import type { ReadStats } from '../../trace/types.js';
 import { gapHistogramSection, inputNotes } from './digestSections.js';
+import { policySection } from './policySection.js';
 import { htmlParagraph, htmlTable, renderHtmlPage, type HtmlSection, type HtmlStat } from './htmlPage.js';
 import { drawLineChart, formatNumber, formatPercent, type LineSeries } from './svgCharts.js';
 import { countOf, createSweepFormat, formatScoreValue } from '../../analyze/formatFigures.js';
@@ -208,6 +209,7 @@ export function renderTuneHtml(report: TuneReport, digest?: ChartDigest, stats?:
       value: formatPercent(report.misroutes.shareRecommended),
     });
   }
+  sections.push(...policySection(report.policy.choice, report.policy.services));
   const targets = [
     report.targets.menuRate === undefined ? undefined : `menu rate <= ${report.targets.menuRate}`,
     report.targets.nearTieRate === undefined ? undefined : `near-tie rate <= ${report.targets.nearTieRate}`,
