@@ -247,8 +247,8 @@ export function floorlessSection(digest: ChartDigest, half = true): HtmlSection 
 /** The event-log line of the input: turn_routed events read, other agentfootprint events skipped. */
 function describeEvents(stats: ReadStats): string {
   return (
-    `Event logs: ${formatNumber(stats.events - stats.otherEvents)} turn_routed event(s) read, ` +
-    `${formatNumber(stats.otherEvents)} other agentfootprint event(s) skipped, ${formatNumber(stats.duplicateEvents)} duplicate(s).`
+    `Event logs: ${countOf(stats.events - stats.otherEvents, 'turn_routed event')} read, ` +
+    `${countOf(stats.otherEvents, 'other agentfootprint event')} skipped, ${countOf(stats.duplicateEvents, 'duplicate')}.`
   );
 }
 
