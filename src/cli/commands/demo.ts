@@ -118,6 +118,8 @@ async function describeRun(conversations: number, decisions: number, misroutes: 
     `routescope demo: a support-desk agent with ${DEMO_SKILLS.length} skills answered ${conversations} ` +
     `conversations (${decisions} user turns, each routed once) through ${DEMO_ROUTERS.length} routers:\n` +
     table.join('') +
+    'Each turn was routed the way agentfootprint 9.62 routes it and reported as its turn_routed event, which ' +
+    'routescopeObservability turned into spans.\n' +
     `A reviewer marked ${misroutes} turns as misrouted (recorded on their routing spans).\n`
   );
 }
