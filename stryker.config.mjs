@@ -3,6 +3,15 @@
 // `npm run mutate -- src/policy` (one folder); test/setup/mutate.mjs sets MUTATE_FOLDER and MUTATE_FILES.
 // docs/testing.md has the last scores and how to read them. Not part of test:all or CI: a folder takes minutes.
 
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+
+// Some tests read the shared agentfootprint capture at ../shared beside the repository; from a sandbox
+// (.stryker-tmp/sandbox-…/) that path is .stryker-tmp/shared, so it is linked there.
+if (!existsSync('.stryker-tmp/shared')) {
+  mkdirSync('.stryker-tmp', { recursive: true });
+  symlinkSync('../../shared', '.stryker-tmp/shared');
+}
+
 const folder = process.env.MUTATE_FOLDER ?? 'policy';
 const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(',') : [`src/${folder}/**/*.ts`];
 
