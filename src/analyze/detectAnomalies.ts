@@ -7,6 +7,7 @@
  * numbers and thresholds; when it is not, the host ran another version of the policy or has a bug.
  * Pure.
  */
+import type { PolicySemantics } from '../policy/types.js';
 import type { DecisionRecord } from '../trace/types.js';
 import { replayDecision, type ReplayOutcome } from './replayDecision.js';
 
@@ -15,7 +16,12 @@ export type Anomaly =
   | { readonly kind: 'odd-margin'; readonly margin: number }
   | { readonly kind: 'odd-menu-size'; readonly menuSize: number }
   | { readonly kind: 'duplicate-candidates'; readonly ids: readonly string[] }
-  | { readonly kind: 'inconsistent'; readonly differences: readonly string[] };
+  | {
+      readonly kind: 'inconsistent';
+      readonly differences: readonly string[];
+      /** The behaviour the replay judged with. */
+      readonly semantics: PolicySemantics;
+    };
 
 /** The anomaly kinds, in report order. */
 export const ANOMALY_KINDS = ['odd-margin', 'odd-menu-size', 'duplicate-candidates', 'inconsistent'] as const;
@@ -26,8 +32,21 @@ export interface DecisionCheck {
   readonly replay: ReplayOutcome;
 }
 
-/** Check one decision against the contract. */
-export function detectAnomalies(record: DecisionRecord): DecisionCheck {
+/** Check one decision, its replay judged by `semantics` (default the contract). */
+export function detectAnomalies(
+  record: DecisionRecord,
+  semantics: PolicySemantics = 'contract',
+): DecisionCheck {
+  const anomalies = detectThresholdAnomalies(record);
+  const replay = replayDecision(record, {}, semantics);
+  if (replay.kind === 'replayed' && replay.differences.length > 0) {
+    anomalies.push({ kind: 'inconsistent', differences: replay.differences, semantics });
+  }
+  return { anomalies, replay };
+}
+
+/** The anomalies that need no replay: odd thresholds and duplicate candidate ids. */
+export function detectThresholdAnomalies(record: DecisionRecord): Anomaly[] {
   const anomalies: Anomaly[] = [];
   const margin = record.policy.nearTieMargin;
   if (!Number.isFinite(margin) || margin <= 0) anomalies.push({ kind: 'odd-margin', margin });
@@ -35,11 +54,7 @@ export function detectAnomalies(record: DecisionRecord): DecisionCheck {
   if (!Number.isFinite(menuSize) || menuSize < 2) anomalies.push({ kind: 'odd-menu-size', menuSize });
   const duplicates = findDuplicateIds(record.ranked.map((c) => c.id));
   if (duplicates.length > 0) anomalies.push({ kind: 'duplicate-candidates', ids: duplicates });
-  const replay = replayDecision(record);
-  if (replay.kind === 'replayed' && replay.differences.length > 0) {
-    anomalies.push({ kind: 'inconsistent', differences: replay.differences });
-  }
-  return { anomalies, replay };
+  return anomalies;
 }
 
 /** Ids that occur more than once, each listed once, in first-seen order. */

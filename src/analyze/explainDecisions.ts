@@ -7,11 +7,14 @@
  * from the recorded numbers, replays it (so a verdict the policy does not reproduce is flagged) and finds the
  * counterfactuals. Feedback and turn spans without a conversation id are joined through their trace id, so a
  * bounded number of them is held until the end. It is the one analysis that keeps records, and only those
- * of the target. Pure. No I/O.
+ * of the target. Each decision is judged by the behaviour its service runs (`policy`, see policyAudit): under
+ * `auto` every decision read counts as evidence, and the target's are judged at the end. Pure. No I/O.
  */
+import type { PolicySemantics } from '../policy/types.js';
 import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../trace/types.js';
 import { detectAnomalies, type Anomaly } from './detectAnomalies.js';
 import { findCounterfactuals, type CounterfactualSet } from './findCounterfactuals.js';
+import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';
 import type { ReplayOutcome } from './replayDecision.js';
 
 /** Options of `explain`. */
@@ -20,18 +23,23 @@ export interface ExplainConfig {
   readonly maxRecords: number;
   /** Records without a conversation id held for the trace-id join. @default 10000 */
   readonly maxPending: number;
+  /** Which behaviour judges (`--policy`). @default 'auto' */
+  readonly policy: PolicyChoice;
 }
 
 /** The defaults `explainDecisions` uses. */
 export const DEFAULT_EXPLAIN_CONFIG: ExplainConfig = Object.freeze({
   maxRecords: 10_000,
   maxPending: 10_000,
+  policy: 'auto',
 });
 
 /** One explained decision. */
 export interface ExplainedDecision {
   readonly kind: 'decision';
   readonly record: DecisionRecord;
+  /** The behaviour that judged the replay and the counterfactuals. */
+  readonly semantics: PolicySemantics;
   /** The verdict and its reason, in one sentence, from the recorded numbers. */
   readonly why: string;
   readonly replay: ReplayOutcome;
@@ -80,6 +88,8 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
   let seq = 0;
   let truncated = 0;
   let pendingDropped = 0;
+  // Under `auto` every decision is evidence of its service's behaviour; a forced one needs none.
+  const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
 
   const keep = (item: { seq: number; record: TraceRecord }): void => {
     if (kept.length < cfg.maxRecords) kept.push(item);
@@ -89,6 +99,7 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
   return {
     add(record: TraceRecord): void {
       const item = { seq: seq++, record };
+      if (record.kind === 'decision' && cfg.policy === 'auto') audit.add(record);
       const byTrace = traceTarget !== undefined && record.traceId.toLowerCase() === traceTarget;
       const byConversation = record.conversationId !== undefined && record.conversationId === target;
       if (byTrace) matchedBy.add('trace');
@@ -106,7 +117,9 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
       const conversations = new Set<string>();
       for (const k of kept)
         if (k.record.conversationId !== undefined) conversations.add(k.record.conversationId);
-      const entries = kept.map((k) => toEntry(k.record));
+      const entries = kept.map((k) =>
+        toEntry(k.record, k.record.kind === 'decision' ? audit.judge(k.record) : 'contract'),
+      );
       return {
         kind: 'explain',
         target,
@@ -133,17 +146,18 @@ export function explainDecisions(
   return analysis.finish();
 }
 
-function toEntry(record: TraceRecord): ExplainEntry {
+function toEntry(record: TraceRecord, semantics: PolicySemantics): ExplainEntry {
   if (record.kind === 'turn') return { kind: 'turn', record };
   if (record.kind === 'misroute') return { kind: 'misroute', record };
-  const check = detectAnomalies(record);
+  const check = detectAnomalies(record, semantics);
   return {
     kind: 'decision',
     record,
+    semantics,
     why: describeVerdict(record),
     replay: check.replay,
     anomalies: check.anomalies,
-    counterfactuals: findCounterfactuals(record),
+    counterfactuals: findCounterfactuals(record, semantics),
   };
 }
 

@@ -7,9 +7,11 @@
  * own scores (a floor AT a score puts that candidate out; one just below lets it in). Each candidate value
  * is verified by replaying the decision with `decideTier2`; a change that replays to the same verdict is not
  * reported. "Changed" means another verdict kind or another move target — a menu that only loses a member is
- * the same decision. Only recorded candidates are considered when some were omitted. Pure.
+ * the same decision. Only recorded candidates are considered when some were omitted. Every replay is judged
+ * by one published behaviour (the contract by default). Pure.
  */
 import { sanitizeScore } from '../policy/routingPolicy.js';
+import type { PolicySemantics } from '../policy/types.js';
 import type { RecordedDecision } from '../trace/types.js';
 import {
   replayDecision,
@@ -65,9 +67,16 @@ export interface CounterfactualSet {
   readonly note?: string;
 }
 
-/** Find the margin and floor changes that would have changed `record`'s verdict. */
-export function findCounterfactuals(record: RecordedDecision): CounterfactualSet {
-  const base = replayDecision(record);
+/** Find the margin and floor changes that would have changed `record`'s verdict, judged by `semantics`. */
+export function findCounterfactuals(
+  record: RecordedDecision,
+  semantics: PolicySemantics = 'contract',
+): CounterfactualSet {
+  const tryReplay = (t: ReplayThresholds): VerdictSummary | undefined => {
+    const r = replayDecision(record, t, semantics);
+    return r.kind === 'replayed' ? summarizeVerdict(r) : undefined;
+  };
+  const base = replayDecision(record, {}, semantics);
   if (base.kind === 'undecidable') {
     const reason = `the record cannot be replayed: ${base.reason}`;
     return {
@@ -82,10 +91,10 @@ export function findCounterfactuals(record: RecordedDecision): CounterfactualSet
     record.omitted > 0
       ? `${record.omitted} candidates were omitted; only recorded ones are considered`
       : undefined;
-  const floor = findFloorChanges(record, base, baseline);
+  const floor = findFloorChanges(record, base, baseline, tryReplay);
   return {
     baseline,
-    margin: findMarginChange(record, base, baseline),
+    margin: findMarginChange(base, baseline, tryReplay),
     floor,
     ...(floor.length === 0
       ? { noFloor: { kind: 'none', parameter: 'floor', reason: 'no floor changes the verdict' } as const }
@@ -99,10 +108,12 @@ export function verdictChanged(a: VerdictSummary, b: VerdictSummary): boolean {
   return a.verdict !== b.verdict || (a.verdict === 'move' && a.to !== b.to);
 }
 
+type TryReplay = (t: ReplayThresholds) => VerdictSummary | undefined;
+
 function findMarginChange(
-  record: RecordedDecision,
   base: ReplayedDecision,
   baseline: VerdictSummary,
+  tryReplay: TryReplay,
 ): Counterfactual | NoCounterfactual {
   const none = (reason: string): NoCounterfactual => ({ kind: 'none', parameter: 'margin', reason });
   if (base.scorerTraits.categorical === true)
@@ -116,7 +127,7 @@ function findMarginChange(
     return none(`the gap ${String(gap)} is not a number a margin can be compared with`);
   const raise = base.decisive;
   const to = raise ? nextUp(gap) : gap;
-  const replay = tryReplay(record, { nearTieMargin: to });
+  const replay = tryReplay({ nearTieMargin: to });
   if (replay === undefined || !verdictChanged(baseline, replay)) {
     return none(
       raise
@@ -139,6 +150,7 @@ function findFloorChanges(
   record: RecordedDecision,
   base: ReplayedDecision,
   baseline: VerdictSummary,
+  tryReplay: TryReplay,
 ): Counterfactual[] {
   const current = base.effectiveFloor;
   // Distinct finite scores with the first (best-ranked) candidate holding each.
@@ -153,7 +165,7 @@ function findFloorChanges(
   // Raise (or declare): a floor AT a live score puts that candidate and every lower one out.
   for (const s of ascending) {
     if (current !== undefined && !(s > current)) continue;
-    const replay = tryReplay(record, { floor: s });
+    const replay = tryReplay({ floor: s });
     if (replay !== undefined && verdictChanged(baseline, replay)) {
       out.push({
         kind: 'floor',
@@ -173,7 +185,7 @@ function findFloorChanges(
       const s = ascending[i]!;
       if (s > current) continue;
       const to = nextDown(s);
-      const replay = tryReplay(record, { floor: to });
+      const replay = tryReplay({ floor: to });
       if (replay !== undefined && verdictChanged(baseline, replay)) {
         out.push({
           kind: 'floor',
@@ -189,11 +201,6 @@ function findFloorChanges(
     }
   }
   return out;
-}
-
-function tryReplay(record: RecordedDecision, t: ReplayThresholds): VerdictSummary | undefined {
-  const r = replayDecision(record, t);
-  return r.kind === 'replayed' ? summarizeVerdict(r) : undefined;
 }
 
 const scratch = new Float64Array(1);

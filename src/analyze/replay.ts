@@ -6,11 +6,14 @@
  * how verdicts move (a flip matrix, diagonal included), how the near-tie rate changes, which scorers could
  * now say "no match", and lists flipped decisions on request. Every decision is also replayed under its own
  * recorded thresholds: a difference there is not a what-if but a finding (version skew or a bug), reported
- * apart. Streaming: counters, a per-scorer table and capped lists only. Pure. No I/O.
+ * apart. Each decision is judged by the behaviour its service runs (`policy`, see policyAudit): the what-if by
+ * what the service has shown so far, the audit settled at the end. Streaming: counters, a per-scorer table and
+ * capped lists only. Pure. No I/O.
  */
-import type { Tier2VerdictKind } from '../policy/types.js';
+import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
 import type { DecisionRecord, TraceRecord } from '../trace/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
+import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { replayDecision, type ReplayThresholds } from './replayDecision.js';
 import { locate, type DecisionLocation } from './summarizeDecisions.js';
 import {
@@ -33,6 +36,8 @@ export interface ReplayConfig {
   readonly maxExamples: number;
   /** Distinct router/scorer rows kept in the per-scorer table; the rest pooled. @default 1000 */
   readonly maxScorers: number;
+  /** Which behaviour judges (`--policy`). @default 'auto' */
+  readonly policy: PolicyChoice;
 }
 
 /** The defaults `createReplayAnalysis` fills in. */
@@ -42,6 +47,7 @@ export const DEFAULT_REPLAY_CONFIG: ReplayConfig = Object.freeze({
   listLimit: 0,
   maxExamples: 20,
   maxScorers: 1000,
+  policy: 'auto',
 });
 
 /** One side of the comparison, with the same meaning as in `analyze`. */
@@ -86,6 +92,8 @@ export interface ScorerFloorChange {
 export interface InconsistentDecision {
   readonly at: DecisionLocation;
   readonly differences: readonly string[];
+  /** The behaviour that judged it. */
+  readonly semantics: PolicySemantics;
 }
 
 /** The replay report (`--format json` serializes it; see docs/json-output.md). */
@@ -121,6 +129,8 @@ export interface ReplayReport {
     readonly router: string | null;
     readonly scorer: string | null;
   }[];
+  /** `--policy` and, per service, the behaviour that judged its decisions. */
+  readonly policy: { readonly choice: PolicyChoice; readonly services: readonly ServiceBehaviour[] };
   /** The audit: each decision replayed under its recorded thresholds. */
   readonly consistency: {
     readonly audited: number;
@@ -179,12 +189,10 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
   let pooled: ScorerFloorChange | undefined;
   const list: FlippedDecision[] = [];
   const undecidableExamples: { at: DecisionLocation; reason: string }[] = [];
-  const inconsistentExamples: InconsistentDecision[] = [];
+  const audit = createPolicyAudit(cfg.policy, { maxExamples: cfg.maxExamples });
   let excluded = 0;
   let undecidable = 0;
   let partial = 0;
-  let audited = 0;
-  let inconsistent = 0;
   let moveToMenu = 0;
   let menuToMove = 0;
   let menuChanged = 0;
@@ -220,17 +228,8 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
       excluded++;
       return;
     }
-    const audit = replayDecision(d);
-    if (audit.kind === 'replayed') {
-      audited++;
-      if (audit.differences.length > 0) {
-        inconsistent++;
-        if (inconsistentExamples.length < cfg.maxExamples) {
-          inconsistentExamples.push({ at: locate(d), differences: audit.differences });
-        }
-      }
-    }
-    const outcome = replayDecision(d, cfg.thresholds);
+    const { semantics } = audit.add(d);
+    const outcome = replayDecision(d, cfg.thresholds, semantics);
     if (outcome.kind === 'undecidable') {
       undecidable++;
       if (undecidableExamples.length < cfg.maxExamples) {
@@ -279,6 +278,7 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
     finish(): ReplayReport {
       if (finished) throw new Error('replay: finish() called twice');
       finished = true;
+      const settled = audit.finish();
       const rows = [...scorers.values()].map((r) => ({ ...r }));
       rows.sort((a, b) => b.decisions - a.decisions || key(a).localeCompare(key(b)));
       if (pooled !== undefined) rows.push({ ...pooled });
@@ -306,7 +306,16 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
         unmatchedNowReachable: rows
           .filter((r) => r.flooredAfter > r.flooredBefore)
           .map((r) => ({ router: r.router, scorer: r.scorer })),
-        consistency: { audited, inconsistent, examples: inconsistentExamples },
+        policy: { choice: settled.choice, services: settled.services },
+        consistency: {
+          audited: settled.audited,
+          inconsistent: settled.inconsistent,
+          examples: settled.examples.map((f) => ({
+            at: locate(f.record),
+            differences: f.differences,
+            semantics: f.semantics,
+          })),
+        },
         list,
       };
     },

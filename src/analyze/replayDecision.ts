@@ -6,11 +6,13 @@
  * under other thresholds it is the what-if replay. When the instrumentation left candidates out of the record
  * (its record limit), the omitted ones all rank below the last recorded one, so some facts stay decidable
  * (the top two, decisiveness, usually the verdict) and others do not (relevance shares, sometimes the menu);
- * the outcome lists what it could not decide instead of guessing. Pure.
+ * the outcome lists what it could not decide instead of guessing. It judges with one published behaviour
+ * (the contract by default, or agentfootprint 9.62's, which has no incumbent-at/below-floor clause). Pure.
  */
-import { decideTier2, effectiveFloor, pairwiseGap, sanitizeScore } from '../policy/routingPolicy.js';
+import { createDecideTier2, effectiveFloor, pairwiseGap, sanitizeScore } from '../policy/routingPolicy.js';
 import type {
   IntentScore,
+  PolicySemantics,
   RoutingPolicy,
   ScorerTraits,
   Tier2Verdict,
@@ -41,6 +43,8 @@ export interface ReplayedDecision {
   readonly runnerUp?: { readonly id: string; readonly gap: number };
   /** Alive candidates, when the record decides it. */
   readonly aliveCount?: number;
+  /** The behaviour that judged this replay. */
+  readonly semantics: PolicySemantics;
   /** The thresholds that judged this replay. */
   readonly policy: RoutingPolicy;
   readonly scorerTraits: ScorerTraits;
@@ -63,15 +67,28 @@ export interface VerdictSummary {
 
 const TOLERANCE = 1e-9;
 
-/** Replay `record` under its recorded thresholds, or under `thresholds` where given. Pure. */
-export function replayDecision(record: RecordedDecision, thresholds: ReplayThresholds = {}): ReplayOutcome {
+/**
+ * Replay `record` under its recorded thresholds, or under `thresholds` where given, judged by `semantics`
+ * (default the contract). Pure.
+ */
+export function replayDecision(
+  record: RecordedDecision,
+  thresholds: ReplayThresholds = {},
+  semantics: PolicySemantics = 'contract',
+): ReplayOutcome {
+  const decideTier2 = createDecideTier2(semantics);
   const { policy, scorerTraits } = resolveThresholds(record, thresholds);
   const floor = effectiveFloor(policy, scorerTraits);
   const recorded: IntentScore[] = record.ranked.map((c) => ({ id: c.id, score: c.score }));
   const incumbentId = record.incumbent?.id;
   const omitted = Number.isFinite(record.omitted) && record.omitted > 0 ? record.omitted : 0;
   const undecided: string[] = [];
-  const judged = { policy, scorerTraits, ...(floor === undefined ? {} : { effectiveFloor: floor }) };
+  const judged = {
+    semantics,
+    policy,
+    scorerTraits,
+    ...(floor === undefined ? {} : { effectiveFloor: floor }),
+  };
 
   if (omitted === 0) {
     const verdict = decideTier2(recorded, incumbentId, policy, scorerTraits);
@@ -110,7 +127,8 @@ export function replayDecision(record: RecordedDecision, thresholds: ReplayThres
     undecided.push('runner-up');
     return finish(record, verdict, { complete: false, undecided, judged, thresholds });
   }
-  if (!verdict.decisive && incumbentOmitted) {
+  // Only the contract asks whether the incumbent is at/below the floor; 9.62 stays on any near-tie.
+  if (!verdict.decisive && incumbentOmitted && semantics === 'contract') {
     return {
       kind: 'undecidable',
       reason: `near-tie with an incumbent that was scored but omitted from the record, so stay or menu cannot be decided`,
@@ -133,6 +151,15 @@ export function summarizeVerdict(v: VerdictSummary): VerdictSummary {
     ...(v.to === undefined ? {} : { to: v.to }),
     ...(v.offered === undefined ? {} : { offered: v.offered }),
   };
+}
+
+/** The floor a replay of `record` under `thresholds` judges with; undefined = none. */
+export function replayedFloor(
+  record: RecordedDecision,
+  thresholds: ReplayThresholds = {},
+): number | undefined {
+  const { policy, scorerTraits } = resolveThresholds(record, thresholds);
+  return effectiveFloor(policy, scorerTraits);
 }
 
 /** The policy and scorer traits a replay judges with. */
@@ -170,7 +197,12 @@ interface FinishContext {
   readonly complete: boolean;
   readonly aliveCount?: number;
   readonly undecided: string[];
-  readonly judged: { policy: RoutingPolicy; scorerTraits: ScorerTraits; effectiveFloor?: number };
+  readonly judged: {
+    semantics: PolicySemantics;
+    policy: RoutingPolicy;
+    scorerTraits: ScorerTraits;
+    effectiveFloor?: number;
+  };
   readonly thresholds: ReplayThresholds;
 }
 

@@ -5,10 +5,12 @@
  * This is what `routescope analyze` and every CI gate read. Streaming: records are fed one at a time and the
  * state is counters per name (capped at `maxNames` per dimension, the rest pooled and counted) plus a capped
  * list of anomaly examples — never the decisions themselves. Every decision is replayed under its recorded
- * thresholds (see replayDecision) to find verdicts the policy does not reproduce. Pure. No I/O.
+ * thresholds (see replayDecision), judged by the behaviour its service runs (see policyAudit), to find
+ * verdicts the policy does not reproduce; that audit is settled at the end, so its counts are exact. Pure. No I/O.
  */
 import type { DecisionRecord, TraceRecord } from '../trace/types.js';
-import { ANOMALY_KINDS, detectAnomalies, type Anomaly } from './detectAnomalies.js';
+import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
+import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
 
 /** Options of the overview. */
@@ -17,10 +19,16 @@ export interface SummaryConfig {
   readonly maxNames: number;
   /** Anomaly examples kept. @default 20 */
   readonly maxExamples: number;
+  /** Which behaviour judges the consistency audit (`--policy`). @default 'auto' */
+  readonly policy: PolicyChoice;
 }
 
 /** The defaults `summarizeDecisions` uses. */
-export const DEFAULT_SUMMARY_CONFIG: SummaryConfig = Object.freeze({ maxNames: 1000, maxExamples: 20 });
+export const DEFAULT_SUMMARY_CONFIG: SummaryConfig = Object.freeze({
+  maxNames: 1000,
+  maxExamples: 20,
+  policy: 'auto',
+});
 
 /** Rates for one name of a dimension; `name` null = the spans did not carry it. */
 export interface NamedRates extends DecisionRates {
@@ -55,8 +63,10 @@ export interface DecisionSummary extends DecisionRates {
   readonly byScorer: Breakdown;
   /** Decisions judged with no floor at all (`unmatched` unreachable). */
   readonly floorlessDecisions: number;
-  /** Decisions whose recorded verdict the policy does not reproduce on the recorded numbers. */
+  /** Decisions whose recorded verdict the behaviour that judged them does not reproduce on the recorded numbers. */
   readonly inconsistent: number;
+  /** `--policy` and, per service, the behaviour found (see policyAudit). */
+  readonly policy: { readonly choice: PolicyChoice; readonly services: readonly ServiceBehaviour[] };
   /** How the consistency replay went: complete records, records with omitted candidates, undecidable ones. */
   readonly replay: { readonly complete: number; readonly partial: number; readonly undecidable: number };
   /** Decisions showing each anomaly kind. */
@@ -86,8 +96,9 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
   const byRouter = new NamedCounters(cfg.maxNames);
   const byScorer = new NamedCounters(cfg.maxNames);
   const anomalies = Object.fromEntries(ANOMALY_KINDS.map((k) => [k, 0])) as Record<Anomaly['kind'], number>;
-  const examples: AnomalyExample[] = [];
-  const replay = { complete: 0, partial: 0, undecidable: 0 };
+  // Threshold anomalies are known at once; inconsistent ones only when the audit is settled (finish).
+  const examples: { seq: number; example: AnomalyExample }[] = [];
+  const audit = createPolicyAudit(cfg.policy, { maxExamples: cfg.maxExamples, maxServices: cfg.maxNames });
   let floorless = 0;
   let errors = 0;
   let turns = 0;
@@ -105,13 +116,10 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
     misroutes += d.misroutes.length;
     if (d.timeUnixMs < firstMs) firstMs = d.timeUnixMs;
     if (d.timeUnixMs > lastMs) lastMs = d.timeUnixMs;
-    const check = detectAnomalies(d);
-    if (check.replay.kind === 'undecidable') replay.undecidable++;
-    else if (check.replay.complete) replay.complete++;
-    else replay.partial++;
-    for (const a of check.anomalies) {
+    const { seq } = audit.add(d);
+    for (const a of detectThresholdAnomalies(d)) {
       anomalies[a.kind]++;
-      if (examples.length < cfg.maxExamples) examples.push({ ...a, at: locate(d) });
+      if (examples.length < cfg.maxExamples) examples.push({ seq, example: { ...a, at: locate(d) } });
     }
   };
 
@@ -122,6 +130,21 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
       else misroutes++;
     },
     finish(): DecisionSummary {
+      const settled = audit.finish();
+      anomalies.inconsistent = settled.inconsistent;
+      // Both lists are the first of their kind in input order, so the first `maxExamples` of the merge are exact.
+      const merged = [
+        ...examples,
+        ...settled.examples.map((f) => ({
+          seq: f.seq,
+          example: {
+            kind: 'inconsistent',
+            differences: f.differences,
+            semantics: f.semantics,
+            at: locate(f.record),
+          } as AnomalyExample,
+        })),
+      ].sort((a, b) => a.seq - b.seq);
       return {
         kind: 'summary',
         ...all.toRates(),
@@ -129,10 +152,11 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
         byRouter: byRouter.toBreakdown(),
         byScorer: byScorer.toBreakdown(),
         floorlessDecisions: floorless,
-        inconsistent: anomalies.inconsistent,
-        replay: { ...replay },
+        inconsistent: settled.inconsistent,
+        policy: { choice: settled.choice, services: settled.services },
+        replay: { complete: settled.complete, partial: settled.partial, undecidable: settled.undecidable },
         anomalies: { ...anomalies },
-        anomalyExamples: examples.slice(),
+        anomalyExamples: merged.slice(0, cfg.maxExamples).map((m) => m.example),
         errors,
         turns,
         misroutes,

@@ -9,11 +9,14 @@
  * margin), so each decision is replayed twice (margin 0: its decisive verdict; margin ∞: its tie verdict) and
  * counted in the grid bin its gap falls in. The floor sweep replays a bounded sample per floorless scorer.
  * Memory: the grid, capped samples and a capped window of recent decisions to join late misroute marks to.
+ * Each decision is judged by the behaviour its service runs (`policy`, see policyAudit): the margin sweep by
+ * what the service has shown so far, the floor sweep (replayed at the end) by the settled behaviour.
  * Pure. No I/O.
  */
-import type { Tier2VerdictKind } from '../policy/types.js';
+import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
 import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../trace/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
+import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';
 import { replayDecision } from './replayDecision.js';
 import {
   createVerdictCounts,
@@ -45,6 +48,8 @@ export interface TuneConfig {
   readonly floorShares: readonly number[];
   /** Recent decisions kept to join misroute marks that arrive on feedback spans. @default 50000 */
   readonly joinWindow: number;
+  /** Which behaviour judges (`--policy`). @default 'auto' */
+  readonly policy: PolicyChoice;
 }
 
 /** The defaults `resolveTuneConfig` fills in. */
@@ -56,6 +61,7 @@ export const DEFAULT_TUNE_CONFIG: TuneConfig = Object.freeze({
   floorSample: 2000,
   floorShares: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5],
   joinWindow: 50_000,
+  policy: 'auto',
 });
 
 /** The most margins one sweep may have. */
@@ -220,6 +226,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
   let excluded = 0;
   let undecidable = 0;
   let finished = false;
+  const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
 
   // Misroute joins.
   const marked: Swept[] = [];
@@ -275,8 +282,8 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
     resolveMarks(m.traceId);
   };
 
-  const sweep = (d: DecisionRecord): Swept | undefined => {
-    const atZero = replayDecision(d, { nearTieMargin: 0 });
+  const sweep = (d: DecisionRecord, semantics: PolicySemantics): Swept | undefined => {
+    const atZero = replayDecision(d, { nearTieMargin: 0 }, semantics);
     if (atZero.kind !== 'replayed') return undefined;
     // Without a runner-up, or with a categorical scorer, no margin can make it tie: one replay is enough.
     if (atZero.runnerUp === undefined && !atZero.undecided.includes('runner-up')) {
@@ -284,7 +291,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
     }
     if (atZero.scorerTraits.categorical === true)
       return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
-    const atInf = replayDecision(d, { nearTieMargin: Infinity });
+    const atInf = replayDecision(d, { nearTieMargin: Infinity }, semantics);
     if (atInf.kind !== 'replayed') return undefined;
     if (!atInf.nearTie) return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
     const gap = atZero.runnerUp?.gap;
@@ -313,7 +320,9 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
       excluded++;
       return;
     }
-    const swept = sweep(d);
+    // A forced behaviour needs no evidence, and spares the audit's replay.
+    const semantics = cfg.policy === 'auto' ? audit.add(d).semantics : cfg.policy;
+    const swept = sweep(d, semantics);
     if (swept === undefined) {
       undecidable++;
       return;
@@ -398,7 +407,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
         ...(misroutes === undefined ? {} : { misroutes }),
         floors: [...samples.values()]
           .sort((a, b) => b.seen - a.seen)
-          .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate)),
+          .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate, audit.judge)),
       };
     },
   };
@@ -519,6 +528,7 @@ function sweepFloors(
   s: { router: string | null; scorer: string | null; seen: number; kept: readonly DecisionRecord[] },
   shares: readonly number[],
   targetUnmatchedRate: number | undefined,
+  judge: Judge,
 ): FloorSweep {
   const tops = s.kept
     .map((d) => d.ranked.find((c) => Number.isFinite(c.score))?.score)
@@ -531,10 +541,10 @@ function sweepFloors(
     const floor = tops[Math.min(tops.length - 1, Math.max(0, Math.ceil(share * tops.length) - 1))]!;
     if (seenFloors.has(floor)) continue;
     seenFloors.add(floor);
-    rows.push({ share, ...replayFloor(s.kept, floor) });
+    rows.push({ share, ...replayFloor(s.kept, floor, judge) });
   }
   const recommended =
-    targetUnmatchedRate === undefined ? undefined : recommendFloor(s.kept, tops, targetUnmatchedRate);
+    targetUnmatchedRate === undefined ? undefined : recommendFloor(s.kept, tops, targetUnmatchedRate, judge);
   return {
     router: s.router,
     scorer: s.scorer,
@@ -545,13 +555,16 @@ function sweepFloors(
   };
 }
 
+/** The behaviour a decision is judged by. */
+type Judge = (d: DecisionRecord) => PolicySemantics;
+
 /** Replay every kept decision under `floor` and return the rates it gives. */
-function replayFloor(kept: readonly DecisionRecord[], floor: number): FloorSweepRow {
+function replayFloor(kept: readonly DecisionRecord[], floor: number, judge: Judge): FloorSweepRow {
   const v = createVerdictCounts();
   let nearTies = 0;
   let n = 0;
   for (const d of kept) {
-    const o = replayDecision(d, { floor });
+    const o = replayDecision(d, { floor }, judge(d));
     if (o.kind !== 'replayed') continue;
     n++;
     v[o.verdict]++;
@@ -575,11 +588,12 @@ function recommendFloor(
   kept: readonly DecisionRecord[],
   ascendingTops: readonly number[],
   target: number,
+  judge: Judge,
 ): FloorSweepRow | undefined {
   let k = Math.floor(target * ascendingTops.length + 1e-9);
   while (k > 0) {
     const floor = ascendingTops[k - 1]!;
-    const row = replayFloor(kept, floor);
+    const row = replayFloor(kept, floor, judge);
     if (row.unmatchedRate <= target) return row;
     // Step below every top score tied with this one.
     while (k > 0 && ascendingTops[k - 1] === floor) k--;

@@ -4,7 +4,7 @@
  * Values that yargs cannot validate (a gate expression, a count) are checked here, before any input is read,
  * so a typo costs no time and exits 2 with a message that says what to type instead. Inputs are files,
  * folders, stdin, and trace stores (`--tempo URL`, `--jaeger URL --service S`, with `--since`, `--query`,
- * `--limit`, `--timeout`, `--retries`); see docs/sources.md.
+ * `--limit`, `--timeout`, `--retries`, `--header` in readStoreHeaders); see docs/sources.md.
  */
 import type { Argv } from 'yargs';
 import {
@@ -14,11 +14,14 @@ import {
   type GateMetrics,
   type GateResult,
 } from '../analyze/evaluateGates.js';
+import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
+import type { PolicySemantics } from '../policy/types.js';
 import { PARALLEL_MIN_BYTES } from '../trace/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
+import { readStoreHeaders, withStoreHeaders, type HeaderEnvironment } from './readStoreHeaders.js';
 import { UsageError } from './usageError.js';
 
 /** What main.ts puts in place of a lone `-` (yargs drops it); no file name can contain NUL. */
@@ -26,7 +29,7 @@ export const STDIN_TOKEN = '\u0000-';
 
 /** The `[inputs..]` positional and the trace-store options. */
 export function withInputs(y: Argv): Argv {
-  return y
+  return withStoreHeaders(y)
     .positional('inputs', {
       type: 'string',
       array: true,
@@ -87,7 +90,10 @@ export function withInputs(y: Argv): Argv {
       requiresArg: true,
       describe: 'further attempts after a 429, 5xx, timeout or network error (with back-off); default 3',
     })
-    .group(['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries'], 'Trace stores:');
+    .group(
+      ['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries', 'header'],
+      'Trace stores:',
+    );
 }
 
 /** How far back a store is searched without --since. */
@@ -133,7 +139,7 @@ function readUrlOption(args: CliArgs, key: string, flag: string): string | undef
   if (url !== undefined && (url.username !== '' || url.password !== '')) {
     // Not echoed: the text holds a secret.
     throw new UsageError(
-      `${flag}: a URL with credentials in it is refused (it would show in reports and process lists); routescope sends no credentials, see docs/sources.md`,
+      `${flag}: a URL with credentials in it is refused (it would show in reports and process lists); send them with --header 'Authorization: Basic \${VARIABLE}' instead, see docs/sources.md`,
     );
   }
   if (url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) return text;
@@ -143,7 +149,11 @@ function readUrlOption(args: CliArgs, key: string, flag: string): string | undef
 }
 
 /** The trace stores named by --tempo / --jaeger, with their search window and limits. */
-export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): RemoteSource[] {
+export function readRemoteSources(
+  args: CliArgs,
+  env: HeaderEnvironment,
+  nowMs: number = Date.now(),
+): RemoteSource[] {
   const tempo = readUrlOption(args, 'tempo', '--tempo');
   const jaeger = readUrlOption(args, 'jaeger', '--jaeger');
   const service = args.service === undefined ? undefined : String(args.service);
@@ -156,6 +166,7 @@ export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): Re
       ['limit', '--limit'],
       ['timeout', '--timeout'],
       ['retries', '--retries'],
+      ['header', '--header'],
     ] as const) {
       if (args[key] !== undefined)
         throw new UsageError(`${flag} applies to a trace store; add --tempo URL or --jaeger URL`);
@@ -178,7 +189,9 @@ export function readRemoteSources(args: CliArgs, nowMs: number = Date.now()): Re
   const limit = readInteger(args, 'limit', '--limit', 1) ?? DEFAULT_REMOTE_LIMIT;
   const timeout = readNumber(args, 'timeout', '--timeout', 0.001, 3600);
   const retries = readInteger(args, 'retries', '--retries', 0, 10);
+  const headers = readStoreHeaders(args, env);
   const http = {
+    ...(headers === undefined ? {} : { headers }),
     ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
     ...(retries === undefined ? {} : { retries }),
   };
@@ -221,12 +234,12 @@ export interface GatePlan {
 }
 
 /** The inputs named on the command line: paths, then the trace stores of --tempo / --jaeger. */
-export function readInputs(args: CliArgs): TraceInput[] {
+export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] {
   const raw = args.inputs;
   const list: TraceInput[] = (
     Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)]
   ).map((x) => (x === STDIN_TOKEN ? '-' : x));
-  list.push(...readRemoteSources(args));
+  list.push(...readRemoteSources(args, env));
   if (list.length === 0) {
     throw new UsageError(
       'name at least one trace file, folder, or - for stdin, or a trace store with --tempo URL or --jaeger URL --service NAME',
@@ -235,10 +248,42 @@ export function readInputs(args: CliArgs): TraceInput[] {
   return list;
 }
 
-/** Reader threads (`--jobs`, 1 to 64) and the input size from which they are used (`--jobs-min-mib`). */
+/**
+ * How inputs are read: reader threads (`--jobs`, 1 to 64), the input size from which they are used
+ * (`--jobs-min-mib`), and the behaviour agentfootprint event logs are judged under (an explicit `--policy`).
+ */
 export interface ReaderThreads {
   readonly jobs: number;
   readonly minBytes: number;
+  /** @default 'agentfootprint-9.62' (the framework's own) */
+  readonly eventSemantics?: PolicySemantics;
+}
+
+const POLICY_LIST = POLICY_CHOICES.join(', ');
+
+/** The `--policy` option of every command that judges decisions. */
+export function withPolicy(y: Argv): Argv {
+  return y.option('policy', {
+    type: 'string',
+    requiresArg: true,
+    describe: `which published behaviour of the policy judges: ${POLICY_LIST}. auto: what a decision records, else what its service's decisions show, else the contract; agentfootprint event logs are judged as agentfootprint-9.62 unless a behaviour is named`,
+    default: 'auto',
+  });
+}
+
+/** `--policy`; anything but its values is a usage error listing them. */
+export function readPolicy(args: CliArgs): PolicyChoice {
+  const v = args.policy === undefined ? 'auto' : String(args.policy);
+  if (!(POLICY_CHOICES as readonly string[]).includes(v)) {
+    throw new UsageError(`--policy must be one of ${POLICY_LIST}, got '${escapeControlChars(v)}'`);
+  }
+  return v as PolicyChoice;
+}
+
+/** `--jobs`, `--jobs-min-mib` and, for event logs, the behaviour `--policy` names explicitly. */
+export function readJobsAndPolicy(args: CliArgs, policy: PolicyChoice): ReaderThreads {
+  const threads = readJobs(args);
+  return policy === 'auto' ? threads : { ...threads, eventSemantics: policy };
 }
 
 const MIB = 1024 * 1024;

@@ -15,6 +15,7 @@ import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { describeNothingRead } from '../trace/describeNothingRead.js';
 import { InputError } from '../trace/inputError.js';
+import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/readAgentfootprintEvent.js';
 import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
@@ -55,6 +56,9 @@ export async function runAnalysisPass(
         onProgress: (p) => progress.update(p),
         jobs: threads.jobs,
         parallelMinBytes: threads.minBytes,
+        ...(threads.eventSemantics === undefined
+          ? {}
+          : { events: { ...DEFAULT_EVENT_LOG_OPTIONS, semantics: threads.eventSemantics } }),
       },
       (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
     );

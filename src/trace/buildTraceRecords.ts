@@ -107,6 +107,14 @@ export type SpanOutcome =
       readonly turnSpans: number;
       readonly problems: readonly ReadProblem[];
       readonly records: readonly TraceRecord[];
+    }
+  | {
+      /** Records read from an agentfootprint event log line (no span): counted as events, not spans. */
+      readonly kind: 'event';
+      /** The event's identity; a repeat is a duplicate event. Absent: nothing to de-duplicate (a bad event). */
+      readonly key?: string;
+      readonly problems: readonly ReadProblem[];
+      readonly records: readonly TraceRecord[];
     };
 
 /** Work out what `span` gives (see SpanOutcome). Pure. */
@@ -242,6 +250,15 @@ export function createTraceRecordBuilder(
   };
 
   const applySpanOutcome = (outcome: SpanOutcome, out: TraceRecord[]): void => {
+    if (outcome.kind === 'event') {
+      if (outcome.key !== undefined && seenBefore(outcome.key)) {
+        stats.duplicateEvents++;
+        return;
+      }
+      for (const problem of outcome.problems) reportProblem(stats, problem);
+      for (const record of outcome.records) out.push(record);
+      return;
+    }
     stats.spans++;
     if (outcome.kind === 'plain') {
       stats.nonRoutingSpans++;

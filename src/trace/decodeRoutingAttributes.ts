@@ -7,7 +7,14 @@
  * puts in string tags. A span missing a required attribute is `incomplete`: reported, never guessed.
  * Pure.
  */
-import type { RoutingPolicy, ScorerTraits, Tier2VerdictKind, TurnRouteBy } from '../policy/types.js';
+import { POLICY_SEMANTICS } from '../policy/routingPolicy.js';
+import type {
+  PolicySemantics,
+  RoutingPolicy,
+  ScorerTraits,
+  Tier2VerdictKind,
+  TurnRouteBy,
+} from '../policy/types.js';
 import {
   ATTR_ROUTING_BY,
   ATTR_ROUTING_CANDIDATE_ALIVE_COUNT,
@@ -34,17 +41,22 @@ import {
   ATTR_ROUTING_POLICY_FLOOR,
   ATTR_ROUTING_POLICY_MENU_SIZE,
   ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN,
+  ATTR_ROUTING_POLICY_SEMANTICS,
+  ATTR_ROUTING_REBUILT_DIFFERENCES,
+  ATTR_ROUTING_REBUILT_VERDICT,
   ATTR_ROUTING_RUNNER_UP_GAP,
   ATTR_ROUTING_RUNNER_UP_ID,
   ATTR_ROUTING_SCORER_CATEGORICAL,
   ATTR_ROUTING_SCORER_FLOOR,
+  ATTR_ROUTING_SCORER_WINDOW,
+  ATTR_ROUTING_SOURCE,
   ATTR_ROUTING_STAY_OFFERED,
   ATTR_ROUTING_TO,
   ATTR_ROUTING_VERDICT,
   ATTR_ROUTING_WITNESS_KEYWORD,
   ATTR_ROUTING_WITNESS_TEXT,
 } from '../instrument/semconv.js';
-import type { RecordedDecision } from './types.js';
+import type { RecordedBy, RecordedDecision } from './types.js';
 
 /** A flattened attribute value as readers deliver it. */
 export type AttributeValue = string | number | boolean | null | readonly AttributeValue[];
@@ -57,6 +69,8 @@ export type DecodeResult<T> =
   { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'incomplete'; readonly reason: string };
 
 const VERDICTS: ReadonlySet<string> = new Set(['move', 'stay', 'menu', 'unmatched']);
+const SEMANTICS: ReadonlySet<string> = new Set(POLICY_SEMANTICS);
+const SOURCES: ReadonlySet<string> = new Set<RecordedBy>(['wrapper', 'turn_routed']);
 const TURN_BY: ReadonlySet<string> = new Set(['entry', 'intent', 'continuity', 'menu', 'decider', 'none']);
 
 /** A number from a number, a numeric string, or one of the non-finite spellings; undefined otherwise. */
@@ -201,6 +215,7 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   const nearTie =
     toBool(attrs.get(ATTR_ROUTING_NEAR_TIE)) ??
     (!decisive! && runnerUpId !== undefined && runnerUpGap !== undefined);
+  const provenance = decodeProvenance(attrs);
 
   return {
     kind: 'ok',
@@ -229,7 +244,33 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
       scorerTraits,
       ...(effectiveFloor === undefined ? {} : { effectiveFloor }),
       floorDeclared: floorDeclared!,
+      ...provenance,
     },
+  };
+}
+
+/**
+ * Which behaviour judged, which path wrote the record, the scorer's window and the rebuilt verdict. All
+ * optional: a value this routescope does not know (a behaviour a newer release adds, say) is left out rather
+ * than refused — the decision itself is whole, and `--policy auto` infers the behaviour of a record without one.
+ */
+function decodeProvenance(
+  attrs: AttributeMap,
+): Pick<RecordedDecision, 'semantics' | 'recordedBy' | 'scorerWindow' | 'rebuilt'> {
+  const semantics = toStr(attrs.get(ATTR_ROUTING_POLICY_SEMANTICS));
+  const source = toStr(attrs.get(ATTR_ROUTING_SOURCE));
+  const window = toNumber(attrs.get(ATTR_ROUTING_SCORER_WINDOW));
+  const rebuiltVerdict = toStr(attrs.get(ATTR_ROUTING_REBUILT_VERDICT));
+  const rebuiltDifferences = toStringArray(attrs.get(ATTR_ROUTING_REBUILT_DIFFERENCES)) ?? [];
+  return {
+    ...(semantics !== undefined && SEMANTICS.has(semantics)
+      ? { semantics: semantics as PolicySemantics }
+      : {}),
+    ...(source !== undefined && SOURCES.has(source) ? { recordedBy: source as RecordedBy } : {}),
+    ...(window !== undefined && Number.isFinite(window) ? { scorerWindow: window } : {}),
+    ...(rebuiltVerdict !== undefined && VERDICTS.has(rebuiltVerdict)
+      ? { rebuilt: { verdict: rebuiltVerdict as Tier2VerdictKind, differences: rebuiltDifferences } }
+      : {}),
   };
 }
 

@@ -11,6 +11,7 @@
  */
 import { InputError } from './inputError.js';
 import { sanitizeMessage } from './normalizeSpanFields.js';
+import type { RequestHeaders } from './requestHeaders.js';
 
 /** How requests to a trace store are made. */
 export interface HttpFetchConfig {
@@ -24,6 +25,8 @@ export interface HttpFetchConfig {
   readonly maxBackoffMs: number;
   /** Largest response body read. @default MAX_RESPONSE_BYTES */
   readonly maxBytes: number;
+  /** Sent on every request besides `accept` (credentials, a tenant); never shown. @default none */
+  readonly headers?: RequestHeaders;
 }
 
 /** The largest response body read (one trace or one search answer). */
@@ -68,10 +71,12 @@ function readRetryAfter(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-/** What to do about a 4xx other than 400, for a refused search. */
-export function adviseOnStatus(status: number, example: string): string {
+/** What to do about a 4xx other than 400, for a refused search; `sent` names the --header headers sent. */
+export function adviseOnStatus(status: number, example: string, sent: readonly string[] = []): string {
   if (status === 401 || status === 403) {
-    return 'The store wants credentials (or, for multi-tenant Tempo, an X-Scope-OrgID); routescope sends none: reach the store from inside its network or through a proxy that adds them (docs/sources.md).';
+    return sent.length === 0
+      ? "The store wants credentials (or, for multi-tenant Tempo, an X-Scope-OrgID) and routescope sent none: pass them with --header, e.g. --header 'Authorization: Bearer ${ROUTESCOPE_TOKEN}' (docs/sources.md)."
+      : `The store refused the headers sent (${sent.join(', ')}; values not shown): check the credentials, that they are for this store, and for multi-tenant Tempo the X-Scope-OrgID tenant (docs/sources.md).`;
   }
   return `Check the URL (the base of the store's HTTP API, e.g. ${example}).`;
 }
@@ -120,7 +125,9 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
   let response: Response;
   let body: Buffer | undefined;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, signal: combined });
+    const headers = config.headers?.toHeaders() ?? new Headers();
+    if (!headers.has('accept')) headers.set('accept', 'application/json');
+    response = await fetch(url, { headers, signal: combined });
     if (isRetryableStatus(response.status)) {
       const text = (await readCapped(response, 64 * 1024))?.toString('utf8') ?? '';
       const retryAfterMs = readRetryAfter(response.headers.get('retry-after'));

@@ -115,7 +115,7 @@ export async function* readJaegerTraces(
   )) {
     if (result.kind === 'status') {
       throw new InputError(
-        `${url}: Jaeger refused the search with HTTP ${result.status}: ${showBody(result.body)}. ${result.status === 400 ? 'Check --service and --since.' : adviseOnStatus(result.status, 'http://jaeger:16686')}`,
+        `${url}: Jaeger refused the search with HTTP ${result.status}: ${showBody(result.body)}. ${result.status === 400 ? 'Check --service and --since.' : adviseOnStatus(result.status, 'http://jaeger:16686', http.headers?.names)}`,
         config.url,
       );
     }

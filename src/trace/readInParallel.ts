@@ -270,7 +270,8 @@ export async function* readInParallel(
   let launched = 0;
   const launch = (): void => {
     while (launched < units.length && pending.length < 2 * options.jobs + 2) {
-      const promise = runner.run(units[launched++]!);
+      const unit = units[launched++]!;
+      const promise = runner.run(options.events === undefined ? unit : { ...unit, events: options.events });
       promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
       pending.push(promise);
     }
@@ -292,6 +293,8 @@ export async function* readInParallel(
       stats.lines += r.lines;
       stats.spans += r.spans;
       stats.nonRoutingSpans += r.nonRoutingSpans;
+      stats.events += r.events;
+      stats.otherEvents += r.otherEvents;
       const offset = lineOffset - result.lineBase;
       let merged = 0;
       const mergeProblemsUpTo = (count: number): void => {

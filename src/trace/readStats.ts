@@ -19,6 +19,9 @@ export function createReadStats(): ReadStats {
     turnSpans: 0,
     duplicates: 0,
     nonRoutingSpans: 0,
+    events: 0,
+    otherEvents: 0,
+    duplicateEvents: 0,
     problems: [],
     problemsDropped: 0,
   };

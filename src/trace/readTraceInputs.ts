@@ -28,6 +28,12 @@ import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
+import {
+  DEFAULT_EVENT_LOG_OPTIONS,
+  isAgentfootprintEvent,
+  readAgentfootprintEvent,
+  type EventLogOptions,
+} from './readAgentfootprintEvent.js';
 import { ownChunks, readFileChunks } from './readFileChunks.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
@@ -47,6 +53,8 @@ export interface ReadOptions {
    * @default a fresh one
    */
   builder?: TraceRecordBuilder;
+  /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
+  events?: EventLogOptions;
 }
 
 /** The longest JSON line read; a longer one is reported as a bad line and skipped without being buffered. */
@@ -69,7 +77,7 @@ const ZSTD_MAGIC = 0xfd2fb528; // little-endian on the wire: 28 b5 2f fd
 /** What routescope reads, for messages about an input it cannot. */
 export const KNOWN_FORMATS =
   'routescope reads OTLP/JSON (JSON lines or one document, Jaeger v2 and Tempo wrappers), the Collector file ' +
-  "exporter's proto and zstd output, gzip, and Jaeger v1 JSON";
+  "exporter's proto and zstd output, gzip, Jaeger v1 JSON, and agentfootprint event logs (JSON lines of events)";
 
 // The pre-filter is only sound while every routing string carries the marker; fail loudly at load otherwise.
 for (const name of [...ROUTING_ATTRIBUTE_KEYS, ...ROUTING_SPAN_AND_EVENT_NAMES]) {
@@ -90,6 +98,7 @@ interface FileContext {
   readonly named: boolean;
   readonly stats: ReadStats;
   readonly builder: TraceRecordBuilder;
+  readonly events: EventLogOptions;
   /** The last line or record number started (problems after a stream error point just past it). */
   line: number;
   /**
@@ -241,6 +250,11 @@ function readJsonValue(ctx: FileContext, value: unknown, line: number, out: Trac
   let reason: string | undefined;
   try {
     reason = readJsonTraceValue(value, { file: ctx.file, line }, ctx.builder, out);
+    // Not a trace export: an agentfootprint event log line? (Checked only here, so OTLP lines never pay.)
+    if (reason !== undefined && isAgentfootprintEvent(value)) {
+      readAgentfootprintEvent(value, { file: ctx.file, line }, ctx.events, ctx.stats, ctx.builder, out);
+      reason = undefined;
+    }
   } catch (error) {
     // Pathological input (nesting deep enough to exhaust the stack): this line only, never the file.
     const message = error instanceof Error ? error.message : String(error);
@@ -720,6 +734,7 @@ export async function* readTraceInputs(
   options: ReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
   const builder = options.builder ?? createTraceRecordBuilder(stats);
+  const events = options.events ?? DEFAULT_EVENT_LOG_OPTIONS;
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
   const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {
@@ -728,7 +743,7 @@ export async function* readTraceInputs(
   for (const { input, files } of expanded) {
     if (files === undefined) {
       const stdin = options.stdin ?? process.stdin;
-      const ctx: FileContext = { file: '-', named: true, stats, builder, line: 0 };
+      const ctx: FileContext = { file: '-', named: true, stats, builder, events, line: 0 };
       yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options);
       continue;
     }
@@ -737,7 +752,7 @@ export async function* readTraceInputs(
         reportSkipped(stats, file.path, file.skip);
         continue;
       }
-      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, line: 0 };
+      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, events, line: 0 };
       const handle = await openForReading(ctx, input);
       if (handle === undefined) continue;
       let totalBytes: number | undefined;
@@ -771,6 +786,8 @@ export interface ReadUnit {
   readonly size?: number;
   /** Why this folder entry is not read (listInputFiles); the unit only reports it. */
   readonly skip?: string;
+  /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
+  readonly events?: EventLogOptions;
 }
 
 /**
@@ -787,7 +804,7 @@ export function readScannedLine(
   builder: TraceRecordBuilder,
   out: TraceRecord[],
 ): void {
-  const ctx: FileContext = { file, named, stats, builder, line };
+  const ctx: FileContext = { file, named, stats, builder, events: DEFAULT_EVENT_LOG_OPTIONS, line };
   // The worker checked every slice (isJsonValue), so this parses; were they ever to disagree, the line is
   // reported as one that does not parse, as a single thread would report it.
   const reason = readJsonText(ctx, bytes.toString('utf8', entry.start, entry.end), line, out);
@@ -846,6 +863,9 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
         problemsBefore: stats.problems.length + stats.problemsDropped,
       });
     },
+    applySpanOutcome(outcome) {
+      spans.push({ outcome, problemsBefore: stats.problems.length + stats.problemsDropped });
+    },
   };
   // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
   const lineBase = unit.split && unit.start > 0 ? 1 : 0;
@@ -854,6 +874,7 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     named: unit.named,
     stats,
     builder: forward,
+    events: unit.events ?? DEFAULT_EVENT_LOG_OPTIONS,
     line: lineBase,
     deferScanned: {
       sink,

@@ -149,7 +149,7 @@ export async function* readTempoTraces(
   const search = await fetchJson(searchUrl, http);
   if (search.kind === 'status') {
     throw new InputError(
-      `${searchUrl}: Tempo refused the search with HTTP ${search.status}: ${showBody(search.body)}. ${search.status === 400 ? 'Check the --query TraceQL, and --limit (the store may cap it).' : adviseOnStatus(search.status, 'http://tempo:3200')}`,
+      `${searchUrl}: Tempo refused the search with HTTP ${search.status}: ${showBody(search.body)}. ${search.status === 400 ? 'Check the --query TraceQL, and --limit (the store may cap it).' : adviseOnStatus(search.status, 'http://tempo:3200', http.headers?.names)}`,
       config.url,
     );
   }

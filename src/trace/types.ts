@@ -7,6 +7,7 @@
  * Types only.
  */
 import type {
+  PolicySemantics,
   RankedIntentScore,
   RoutingPolicy,
   ScorerTraits,
@@ -42,7 +43,24 @@ export interface RecordedDecision {
   readonly effectiveFloor?: number;
   /** False = `unmatched` was unreachable (a floorless scorer). */
   readonly floorDeclared: boolean;
+  /**
+   * The published behaviour the producer judged with, when it recorded one (`policy.semantics`); absent when
+   * the span names none, or names one this routescope does not know (then `--policy auto` infers it).
+   */
+  readonly semantics?: PolicySemantics;
+  /** Which path wrote the record: the `decideTier2` wrapper, or the framework's `turn_routed` event. */
+  readonly recordedBy?: RecordedBy;
+  /** Prior turns the scorer saw (the framework's classifier window), when reported. */
+  readonly scorerWindow?: number;
+  /**
+   * A record rebuilt from a `turn_routed` event (which carries no verdict kind): the verdict the producer's
+   * behaviour gives on the event's own numbers, and where it disagrees with what the event says happened.
+   */
+  readonly rebuilt?: { readonly verdict: Tier2VerdictKind; readonly differences: readonly string[] };
 }
+
+/** Which path wrote a decision record (`agentfootprint.routing.source`). */
+export type RecordedBy = 'wrapper' | 'turn_routed';
 
 /** Where a record was read from. */
 export interface RecordSource {
@@ -132,6 +150,12 @@ export interface ReadStats {
   turnSpans: number;
   duplicates: number;
   nonRoutingSpans: number;
+  /** agentfootprint events read from event logs (JSON lines `{type: 'agentfootprint.…', payload, meta}`). */
+  events: number;
+  /** Of `events`, those of another type than `turn_routed`: counted and skipped. */
+  otherEvents: number;
+  /** `turn_routed` events seen before (same run, stage and time): counted once. */
+  duplicateEvents: number;
   /** Problems, in input order; capped (see `problemsDropped`). */
   problems: ReadProblem[];
   /** Problems counted beyond the cap kept in `problems`. */

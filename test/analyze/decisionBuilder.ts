@@ -1,8 +1,8 @@
 // decisionBuilder — tiny builders for DecisionRecords: the real policy decides, the real encoder and decoder
 // turn the verdict into the record a reader would yield, so a built record is consistent unless a test
 // overrides a field on purpose.
-import { decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
-import type { IntentScore, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
+import { createDecideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
+import type { IntentScore, PolicySemantics, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
 import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
 import { decodeRoutingAttributes, type AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
 import type { DecisionRecord, MisrouteRecord, TurnRecord } from '../../src/trace/types.js';
@@ -23,6 +23,8 @@ export interface DecisionSpec {
   readonly conversationId?: string;
   readonly traceId?: string;
   readonly timeUnixMs?: number;
+  /** The behaviour that decides (not recorded on the record: use `override.semantics`). @default 'contract' */
+  readonly behaviour?: PolicySemantics;
   /** Fields forced onto the record after decoding (to make it inconsistent, say). */
   readonly override?: Partial<DecisionRecord>;
 }
@@ -39,7 +41,8 @@ export function tid(label: string | number): string {
 export function decision(spec: DecisionSpec): DecisionRecord {
   seq++;
   const policy = resolveRoutingPolicy(spec.policy);
-  const verdict = decideTier2(spec.scores, spec.incumbent, policy, spec.scorer ?? {});
+  const decide = createDecideTier2(spec.behaviour ?? 'contract');
+  const verdict = decide(spec.scores, spec.incumbent, policy, spec.scorer ?? {});
   const attrs = encodeRoutingAttributes(
     {
       scores: spec.scores,

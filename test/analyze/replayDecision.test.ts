@@ -179,3 +179,48 @@ describe('replayDecision', () => {
     );
   });
 });
+
+describe('replayDecision under each published behaviour', () => {
+  // The clause case: a near-tie between c and i, the incumbent f scored at the floor.
+  const clause = {
+    scores: [s('f', 0), s('c', 1), s('i', 1)],
+    incumbent: 'f',
+    policy: { nearTieMargin: 1, floor: 0 },
+  };
+
+  it('the clause case replays to a menu of the new candidates under the contract', () => {
+    const r = replayed(replayDecision(decision(clause), {}, 'contract'));
+    expect(r).toMatchObject({ verdict: 'menu', offered: ['c', 'i'], semantics: 'contract' });
+  });
+
+  it('the clause case replays to stay under agentfootprint-9.62', () => {
+    const r = replayed(replayDecision(decision(clause), {}, 'agentfootprint-9.62'));
+    expect(r).toMatchObject({ verdict: 'stay', semantics: 'agentfootprint-9.62' });
+  });
+
+  it('a 9.62 stay at the clause case is consistent under 9.62 and inconsistent under the contract', () => {
+    const rec = decision({ ...clause, behaviour: 'agentfootprint-9.62' });
+    expect(replayed(replayDecision(rec, {}, 'agentfootprint-9.62')).differences).toEqual([]);
+    expect(replayed(replayDecision(rec, {}, 'contract')).differences).toContain(
+      'verdict: recorded stay, replayed menu',
+    );
+  });
+
+  it('the default behaviour is the contract', () => {
+    expect(replayed(replayDecision(decision(clause))).semantics).toBe('contract');
+  });
+
+  it('a near-tie whose scored incumbent was omitted is decidable under 9.62: it stays', () => {
+    const rec = decision({
+      scores: [s('a', 1), s('b', 0.99), s('c', 0.98), s('inc', 0.5)],
+      incumbent: 'inc',
+      scorer: { floor: 0 },
+      maxCandidates: 2,
+      behaviour: 'agentfootprint-9.62',
+    });
+    expect(replayed(replayDecision(rec, {}, 'agentfootprint-9.62'))).toMatchObject({
+      verdict: 'stay',
+      differences: [],
+    });
+  });
+});

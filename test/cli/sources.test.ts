@@ -2,7 +2,8 @@
 // replay Tempo's and Jaeger's documented JSON answers, built from spans the real SDK recorded; they are not
 // Tempo or Jaeger). Checked: the same analysis as reading the same spans from a file, the query and window
 // sent, --limit, the fetch pool's bound, a retry after a 503, and exit 2 with a clear message for a store that
-// hangs, answers garbage or is unreachable; every reading command accepts the store options.
+// hangs, answers garbage or is unreachable; every reading command accepts the store options; stores behind
+// credentials read with --header, whose values never reach stdout or stderr.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -15,6 +16,7 @@ import { makeTempDir, recordDecisionSpans, type DecisionSpanSpec } from '../help
 import {
   closedPortUrl,
   groupByTrace,
+  refuseWithoutHeaders,
   otlpRequest,
   startStandIn,
   tempoSearchAnswer,
@@ -23,7 +25,7 @@ import {
   type StandInRequest,
 } from '../helpers/traceStoreStandIn.js';
 import { toJaegerV1 } from '../trace/traceScenario.js';
-import { cli, cliJson } from './runCliHarness.js';
+import { cli, cliJson, type CliRun } from './runCliHarness.js';
 
 const s = (id: string, score: number) => ({ id, score });
 const SPECS: DecisionSpanSpec[] = [];
@@ -81,12 +83,14 @@ async function tempo(override: (req: StandInRequest) => StandInReply | undefined
   return store;
 }
 
-async function jaeger() {
+async function jaeger(override: (req: StandInRequest) => StandInReply | undefined = () => undefined) {
   const data = toJaegerV1([...traces.values()].flat()).data;
-  const store = await startStandIn((req) =>
-    req.path === '/api/traces'
-      ? { body: { data, total: 0, limit: 0, offset: 0, errors: null } }
-      : { status: 404, body: '404 page not found' },
+  const store = await startStandIn(
+    (req) =>
+      override(req) ??
+      (req.path === '/api/traces'
+        ? { body: { data, total: 0, limit: 0, offset: 0, errors: null } }
+        : { status: 404, body: '404 page not found' }),
   );
   stores.push(store);
   return store;
@@ -282,6 +286,125 @@ describe('every reading command takes the store options', () => {
   });
 });
 
+describe('stores behind credentials: --header', () => {
+  const TOKEN = 'rs-token-7d2e94c0b1f3';
+  const ENV = { ROUTESCOPE_TOKEN: TOKEN };
+  const TEMPO_AUTH = { authorization: `Bearer ${TOKEN}`, 'x-scope-orgid': 'tenant-1' };
+  const TEMPO_HEADERS = [
+    '--header',
+    'Authorization: Bearer ${ROUTESCOPE_TOKEN}',
+    '--header',
+    'X-Scope-OrgID: tenant-1',
+  ];
+  const guardedTempo = () => tempo((req) => refuseWithoutHeaders(TEMPO_AUTH, req));
+
+  it('a Tempo that wants a bearer token and a tenant: refused without them, the full analysis with them', async () => {
+    const store = await guardedTempo();
+    const without = await cli(['analyze', '--tempo', store.url]);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('HTTP 401');
+    expect(without.stderr).toContain('pass them with --header');
+    const r = await cli(['analyze', '--tempo', store.url, ...TEMPO_HEADERS, '--format', 'json'], {
+      env: ENV,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const local = await cliJson(['analyze', filePath]);
+    expect(findings(JSON.parse(r.stdout) as Record<string, unknown>)).toEqual(findings(local.json));
+  });
+
+  it('a Jaeger behind basic auth reads with --header, from the environment', async () => {
+    const basic = `Basic ${Buffer.from('reader:s3cr3t-pw').toString('base64')}`;
+    const store = await jaeger((req) => refuseWithoutHeaders({ authorization: basic }, req));
+    const argv = ['analyze', '--jaeger', store.url, '--service', 'support-desk'];
+    expect((await cli(argv)).code).toBe(2);
+    const r = await cli([...argv, '--header', 'Authorization: ${JAEGER_AUTH}', '--format', 'json'], {
+      env: { JAEGER_AUTH: basic },
+    });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { decisions: number }).decisions).toBe(SPECS.length);
+  });
+
+  it('every reading command sends --header', async () => {
+    const traceId = [...traces.keys()][0]!;
+    for (const argv of [
+      ['analyze'],
+      ['hotspots'],
+      ['floorless'],
+      ['explain', traceId],
+      ['replay', '--margin', '0.05'],
+      ['tune', '--target-near-tie-rate', '0.2'],
+      ['flapping'],
+    ]) {
+      const store = await guardedTempo();
+      const r = await cli([...argv, '--tempo', store.url, ...TEMPO_HEADERS, '--format', 'json'], {
+        env: ENV,
+      });
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(store.requests.every((q) => q.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    }
+  });
+
+  it('usage errors (exit 2) before any request: malformed, unset variable, no store', async () => {
+    const store = await guardedTempo();
+    const cases: Array<[string[], string]> = [
+      [['--tempo', store.url, '--header', `Bearer ${TOKEN}`], "--header has no ':'"],
+      [['--tempo', store.url, '--header', `Bearer ${TOKEN}: x`], 'the name before'],
+      [['--tempo', store.url, '--header', 'Authorization:'], 'has an empty value'],
+      [['--tempo', store.url, '--header', 'Authorization: ${NOT_SET}'], 'NOT_SET, which is not set'],
+      [['--tempo', store.url, '--header', `X-A: ${TOKEN}\u0001`], 'no HTTP header may carry'],
+      [[filePath, '--header', 'X-Scope-OrgID: t'], '--header applies to a trace store'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(['analyze', ...argv, '--verbose'], { env: ENV });
+      expect(r.code, message).toBe(2);
+      expect(r.stderr, message).toContain(message);
+      expect(r.stdout + r.stderr, message).not.toContain(TOKEN);
+    }
+    expect(store.requests).toEqual([]);
+  });
+
+  it('a secret never reaches stdout or stderr: refusals that echo it, --verbose, progress, JSON, problems', async () => {
+    const echo = (req: StandInRequest) =>
+      `denied ${String(req.headers.authorization)} for org ${String(req.headers['x-scope-orgid'])}`;
+    const refusing = await tempo((req) => ({ status: 403, body: echo(req) }));
+    const first = [...traces.keys()][0]!;
+    // The search passes and one fetch is refused with an echo: a problem in the report, run completes.
+    const partly = await tempo((req) =>
+      req.path.endsWith(first) ? { status: 403, body: echo(req) } : undefined,
+    );
+    const runs: CliRun[] = [];
+    for (const format of ['text', 'json', 'markdown']) {
+      runs.push(
+        await cli(['analyze', '--tempo', refusing.url, ...TEMPO_HEADERS, '--verbose', '--format', format], {
+          env: ENV,
+          stderrIsTTY: true,
+        }),
+        await cli(
+          [
+            'analyze',
+            '--tempo',
+            partly.url,
+            ...TEMPO_HEADERS,
+            '--format',
+            format,
+            '--fail-on',
+            'decisions>0',
+          ],
+          { env: ENV, stderrIsTTY: true },
+        ),
+      );
+    }
+    expect(runs.map((r) => r.code)).toEqual([2, 1, 2, 1, 2, 1]);
+    expect(runs[0]!.stderr).toContain('denied [redacted] for org [redacted]');
+    expect(runs[3]!.stdout).toContain('[redacted]');
+    for (const r of runs) {
+      expect(r.stdout + r.stderr).not.toContain(TOKEN);
+      expect(r.stdout + r.stderr).not.toContain('tenant-1');
+    }
+  });
+});
+
 describe('docs/sources.md', () => {
   const doc = readFileSync(new URL('../../docs/sources.md', import.meta.url), 'utf8');
 
@@ -301,6 +424,7 @@ describe('docs/sources.md', () => {
       '--limit',
       '--timeout',
       '--retries',
+      '--header',
     ]) {
       expect(help.stdout, flag).toContain(flag);
       expect(doc, flag).toContain(`\`${flag}`);

@@ -17,6 +17,10 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
+import { createDecideTier2 } from '../../src/policy/routingPolicy.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import type { DecisionRecord } from '../../src/trace/types.js';
 import { cliJson } from '../cli/runCliHarness.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
@@ -87,8 +91,38 @@ async function exportThroughStrategy(file: string, events: unknown[]): Promise<v
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * The capture holds no non-finite score, so two events are added that do, built as 9.62 would report them: the
+ * keyword scorer returned NaN (or Infinity) for the last candidate, and the event's ranking, shares, runner-up
+ * and decisive flag are 9.62's verdict on those numbers. As a listener sees them, and as a JSON log holds them.
+ */
+const NON_FINITE = [NaN, Infinity];
+function withNonFinite(line: string, value: number): Record<string, unknown> {
+  const event = JSON.parse(line) as {
+    payload: Record<string, unknown> & {
+      scores: { id: string; score: number }[];
+      policy: { nearTieMargin: number; menuSize: number; floor?: number };
+    };
+    meta: { runId: string };
+  };
+  const p = event.payload;
+  const scores = p.scores.map((c, i) => ({ id: c.id, score: i === p.scores.length - 1 ? value : c.score }));
+  const v = createDecideTier2('agentfootprint-9.62')(scores, p.from as string | undefined, p.policy, {});
+  expect(v.kind).toBe('move');
+  p.by = 'intent';
+  p.to = v.kind === 'move' ? v.to : undefined;
+  p.scores = v.ranked.map((c) => ({ ...c }));
+  p.decisive = v.decisive;
+  if (v.runnerUp === undefined) delete p.runnerUp;
+  else p.runnerUp = v.runnerUp;
+  event.meta.runId = `${event.meta.runId}-nonfinite-${value}`;
+  return event as unknown as Record<string, unknown>;
+}
+// The first event: a decisive keyword move at cold start.
+const SCORED_LINE = EVENT_LINES[0]!;
+
 let dir: string;
-const files = { inProcess: '', jsonNulls: '', eventLog: '' };
+const files = { inProcess: '', jsonNulls: '', eventLog: '', nonFiniteInProcess: '', nonFiniteJson: '' };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'routescope-af-'));
@@ -104,6 +138,40 @@ beforeAll(async () => {
     EVENT_LINES.map((l) => JSON.parse(l) as unknown),
   );
   writeFileSync(files.eventLog, `${EVENT_LINES.join('\n')}\n`);
+  files.nonFiniteInProcess = join(dir, 'non-finite-in-process.jsonl');
+  files.nonFiniteJson = join(dir, 'non-finite-json.jsonl');
+  const nonFinite = NON_FINITE.map((v) => withNonFinite(SCORED_LINE, v));
+  await exportThroughStrategy(files.nonFiniteInProcess, nonFinite);
+  await exportThroughStrategy(
+    files.nonFiniteJson,
+    nonFinite.map((e) => JSON.parse(JSON.stringify(e)) as unknown),
+  );
+});
+
+async function lastScores(file: string): Promise<number[]> {
+  const out: number[] = [];
+  for await (const r of readTraceInputs([file], createReadStats())) {
+    if (r.kind === 'decision') out.push((r as DecisionRecord).ranked.at(-1)!.score);
+  }
+  return out;
+}
+
+describe('non-finite scores, both forms', () => {
+  it("in-process NaN and Infinity come back exactly; the JSON log's nulls come back non-finite, never 0", async () => {
+    expect((await lastScores(files.nonFiniteInProcess)).map(String).sort()).toEqual(['Infinity', 'NaN']);
+    // (Infinity ranks last too: a non-finite score is judged as −Infinity, the raw value kept.)
+    expect((await lastScores(files.nonFiniteJson)).map(String)).toEqual(['NaN', 'NaN']);
+  });
+
+  it.each(['nonFiniteInProcess', 'nonFiniteJson'] as const)(
+    '%s: 0 inconsistent under --policy auto',
+    async (form) => {
+      const { code, json } = await cliJson(['analyze', files[form]]);
+      expect(code).toBe(0);
+      expect(json.decisions).toBe(2);
+      expect(json.inconsistent).toBe(0);
+    },
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -142,14 +210,23 @@ describe.each(['inProcess', 'jsonNulls'] as const)(
 );
 
 describe('the same events as an event log, read directly', () => {
-  /** A report with where-it-came-from taken out: files, lines, trace and span ids differ by path, nothing else. */
+  /**
+   * A report with where-it-came-from taken out: files, lines, trace and span ids differ by path, and so does the
+   * service (an event log names none; the spans carry the SDK's default `service.name`). Nothing else may.
+   */
   const comparable = (json: Record<string, unknown>): unknown =>
     JSON.parse(
-      JSON.stringify(json, (key, value: unknown) =>
-        ['input', 'traceId', 'spanId', 'exampleTraceIds', 'file', 'line', 'at', 'files'].includes(key)
-          ? undefined
-          : value,
-      ),
+      JSON.stringify(json, (key, value: unknown) => {
+        if (['input', 'traceId', 'spanId', 'exampleTraceIds', 'file', 'line', 'at', 'files'].includes(key)) {
+          return undefined;
+        }
+        if (key === 'service') return 'the service';
+        if (key === 'byService' && typeof value === 'object' && value !== null) {
+          const rows = (value as { rows: { name: unknown }[] }).rows;
+          return { ...value, rows: rows.map((r) => ({ ...r, name: 'the service' })) };
+        }
+        return value;
+      }),
     );
 
   it.each(['analyze', 'hotspots', 'floorless', 'replay', 'flapping'])(

@@ -5,9 +5,10 @@
  * `{trace:…}` and `{batches:…}` trace bodies; Jaeger's `{data:[…]}` search result), built from spans the real
  * OpenTelemetry SDK recorded, so the reader's requests and parsing are exercised over real HTTP. It listens on
  * 127.0.0.1 with an OS-chosen port, records every request, counts requests in flight (the peak is what the
- * concurrency tests read), and can answer with a status, a delay, or never (a hanging store).
+ * concurrency tests read), and can answer with a status, a delay, or never (a hanging store). With
+ * `refuseWithoutHeaders` it sits behind credentials as a deployed store does: 401 without them, 403 when wrong.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -32,6 +33,8 @@ export interface StandInReply {
 export interface StandInRequest {
   readonly path: string;
   readonly params: URLSearchParams;
+  /** As Node received them: names lowercased. */
+  readonly headers: IncomingHttpHeaders;
 }
 
 /** A running stand-in. */
@@ -53,7 +56,7 @@ export async function startStandIn(
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const request = { path: url.pathname, params: url.searchParams };
+    const request = { path: url.pathname, params: url.searchParams, headers: req.headers };
     requests.push(request);
     inFlight++;
     peak = Math.max(peak, inFlight);
@@ -97,6 +100,25 @@ export async function startStandIn(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The store behind credentials, as an authenticating proxy or a multi-tenant Tempo answers: the refusal for a
+ * request missing one of `required` (401) or giving a wrong value (403), undefined when it may pass. Used as
+ * (the start of) a handler's override.
+ */
+export function refuseWithoutHeaders(
+  required: Readonly<Record<string, string>>,
+  req: StandInRequest,
+): StandInReply | undefined {
+  for (const [name, value] of Object.entries(required)) {
+    const got = req.headers[name.toLowerCase()];
+    if (got === undefined) {
+      return { status: 401, body: name.toLowerCase() === 'x-scope-orgid' ? 'no org id' : 'Unauthorized' };
+    }
+    if (got !== value) return { status: 403, body: 'Forbidden' };
+  }
+  return undefined;
 }
 
 /** A port nothing listens on: bound, then released. */

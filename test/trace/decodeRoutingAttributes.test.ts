@@ -486,6 +486,43 @@ describe('decodeRoutingAttributes', () => {
     const m = withAttrs({ 'agentfootprint.routing.future_thing': 7, 'service.name': 'svc' });
     expect(ok(decodeRoutingAttributes(m))).toStrictEqual(BASE_VALUE);
   });
+
+  it('the recorded behaviour, source path, scorer window and rebuilt verdict are decoded', () => {
+    const m = withAttrs({
+      [K.ATTR_ROUTING_POLICY_SEMANTICS]: 'agentfootprint-9.62',
+      [K.ATTR_ROUTING_SOURCE]: 'turn_routed',
+      [K.ATTR_ROUTING_SCORER_WINDOW]: '4',
+      [K.ATTR_ROUTING_REBUILT_VERDICT]: 'stay',
+      [K.ATTR_ROUTING_REBUILT_DIFFERENCES]: ['verdict: event by menu, rebuilt stay'],
+    });
+    expect(ok(decodeRoutingAttributes(m))).toEqual({
+      ...BASE_VALUE,
+      semantics: 'agentfootprint-9.62',
+      recordedBy: 'turn_routed',
+      scorerWindow: 4,
+      rebuilt: { verdict: 'stay', differences: ['verdict: event by menu, rebuilt stay'] },
+    });
+  });
+
+  it('a rebuilt verdict without differences recorded agrees with what happened: no differences', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_REBUILT_VERDICT]: 'menu' });
+    expect(ok(decodeRoutingAttributes(m)).rebuilt).toEqual({ verdict: 'menu', differences: [] });
+  });
+
+  it('a behaviour, source or rebuilt verdict this routescope does not know is left out, the decision kept', () => {
+    const m = withAttrs({
+      [K.ATTR_ROUTING_POLICY_SEMANTICS]: 'agentfootprint-10.0',
+      [K.ATTR_ROUTING_SOURCE]: 'carrier-pigeon',
+      [K.ATTR_ROUTING_SCORER_WINDOW]: 'many',
+      [K.ATTR_ROUTING_REBUILT_VERDICT]: 'maybe',
+    });
+    expect(ok(decodeRoutingAttributes(m))).toEqual(BASE_VALUE);
+  });
+
+  it('the behaviour is case-sensitive: "Contract" is not known', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_POLICY_SEMANTICS]: 'Contract' });
+    expect(ok(decodeRoutingAttributes(m)).semantics).toBeUndefined();
+  });
 });
 
 describe('decodeTurnAttributes', () => {

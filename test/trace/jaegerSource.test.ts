@@ -13,9 +13,11 @@ import type { JaegerSourceConfig } from '../../src/trace/jaegerSource.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import type { TraceRecord } from '../../src/trace/types.js';
+import { REDACTED, RequestHeaders } from '../../src/trace/requestHeaders.js';
 import {
   collectFromStore,
   storeFailure,
+  refuseWithoutHeaders,
   startStandIn,
   type StandIn,
   type StandInReply,
@@ -183,5 +185,35 @@ describe('readJaegerTraces', () => {
     expect(err.message).toContain('not JSON');
     const other = await jaeger(() => ({ body: { traces: [] } }));
     expect((await storeFailure(config(other.url))).message).toContain('not a Jaeger search result');
+  });
+});
+
+describe('readJaegerTraces: a query service behind credentials (--header)', () => {
+  const BASIC = `Basic ${Buffer.from('reader:pa55-w0rd-9').toString('base64')}`;
+  const REQUIRED = { authorization: BASIC };
+  const RIGHT = { ...FAST, headers: new RequestHeaders([['Authorization', BASIC]]) };
+
+  it('sends the header on every search and reads the same records; without it, 401 and --header', async () => {
+    const open = await jaeger();
+    const guarded = await jaeger((req) => refuseWithoutHeaders(REQUIRED, req));
+    const { records, stats } = await collectFromStore(config(guarded.url, { http: RIGHT }));
+    expect(stats.problems).toEqual([]);
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBe((await collectFromStore(config(open.url))).records.length);
+    expect(guarded.requests.length).toBe(ROUTING_RECORD_VERSION);
+    for (const r of guarded.requests) expect(r.headers.authorization).toBe(BASIC);
+    const err = await storeFailure(config(guarded.url));
+    expect(err.message).toContain('HTTP 401');
+    expect(err.message).toContain('--header');
+  });
+
+  it('an echo of the credentials in a refusal is redacted', async () => {
+    const store = await jaeger((req) => ({
+      status: 403,
+      body: `bad credentials ${req.headers.authorization}`,
+    }));
+    const err = await storeFailure(config(store.url, { http: RIGHT }));
+    expect(err.message).toContain(`bad credentials ${REDACTED}`);
+    expect(err.message).not.toContain(BASIC.slice('Basic '.length));
   });
 });

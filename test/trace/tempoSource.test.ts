@@ -22,10 +22,12 @@ import {
   type TempoSourceConfig,
 } from '../../src/trace/tempoSource.js';
 import type { TraceRecord } from '../../src/trace/types.js';
+import { REDACTED, RequestHeaders } from '../../src/trace/requestHeaders.js';
 import {
   collectFromStore,
   storeFailure,
   closedPortUrl,
+  refuseWithoutHeaders,
   groupByTrace,
   otlpRequest,
   startStandIn,
@@ -281,12 +283,13 @@ describe('readTempoTraces: a store that fails', () => {
     expect((await storeFailure(config(notTrace.url))).message).toContain('the answer is not a trace');
   });
 
-  it('a store that wants credentials (401): the error says routescope sends none and what to do', async () => {
+  it('a store that wants credentials (401): the error says none were sent and to pass --header', async () => {
     const store = await tempo(() => ({ status: 401, body: 'no org id' }));
     const err = await storeFailure(config(store.url));
     expect(store.requests).toHaveLength(1);
     expect(err.message).toContain("HTTP 401: 'no org id'");
     expect(err.message).toContain('X-Scope-OrgID');
+    expect(err.message).toContain('routescope sent none: pass them with --header');
   });
 
   it('a rejected query (400) is an error that shows Tempo\u2019s message and points at --query', async () => {
@@ -295,5 +298,69 @@ describe('readTempoTraces: a store that fails', () => {
     expect(store.requests).toHaveLength(1);
     expect(err.message).toContain('invalid TraceQL query');
     expect(err.message).toContain('--query');
+  });
+});
+
+describe('readTempoTraces: a store behind credentials (--header)', () => {
+  const TOKEN = 'tok-3c1f9e2b7a55';
+  const REQUIRED = { authorization: `Bearer ${TOKEN}`, 'x-scope-orgid': 'tenant-1' };
+  const sending = (entries: Array<[string, string]>) => ({ ...FAST, headers: new RequestHeaders(entries) });
+  const RIGHT = sending([
+    ['Authorization', `Bearer ${TOKEN}`],
+    ['X-Scope-OrgID', 'tenant-1'],
+  ]);
+
+  it('sends the headers on the search and on every trace fetch, and reads the same records', async () => {
+    const open = await tempo();
+    const guarded = await tempo((req) => refuseWithoutHeaders(REQUIRED, req));
+    const { records, stats } = await collectFromStore(config(guarded.url, { http: RIGHT }));
+    expect(stats.problems).toEqual([]);
+    expect(comparable(records)).toEqual(comparable((await collectFromStore(config(open.url))).records));
+    expect(guarded.requests.length).toBe(routingTraces.size + 1);
+    for (const r of guarded.requests) {
+      expect(r.headers.authorization, r.path).toBe(`Bearer ${TOKEN}`);
+      expect(r.headers['x-scope-orgid'], r.path).toBe('tenant-1');
+      expect(r.headers.accept, r.path).toBe('application/json');
+    }
+  });
+
+  it('without them: 401, an error that says to pass --header', async () => {
+    const store = await tempo((req) => refuseWithoutHeaders(REQUIRED, req));
+    const err = await storeFailure(config(store.url));
+    expect(err.message).toContain('HTTP 401');
+    expect(err.message).toContain('--header');
+  });
+
+  it('a wrong token: 403, an error naming the headers sent but not their values', async () => {
+    const store = await tempo((req) => refuseWithoutHeaders(REQUIRED, req));
+    const wrong = sending([
+      ['Authorization', 'Bearer not-the-token'],
+      ['X-Scope-OrgID', 'tenant-1'],
+    ]);
+    const err = await storeFailure(config(store.url, { http: wrong }));
+    expect(err.message).toContain('HTTP 403');
+    expect(err.message).toContain('The store refused the headers sent (Authorization, X-Scope-OrgID');
+    expect(err.message).not.toContain('not-the-token');
+    expect(err.message).not.toContain('tenant-1');
+  });
+
+  it('a store that echoes the headers back: the values are redacted in the error and in problems', async () => {
+    const echo = (req: StandInRequest) =>
+      `denied: ${req.headers.authorization} (org ${req.headers['x-scope-orgid']})`;
+    const refusing = await tempo((req) => ({ status: 403, body: echo(req) }));
+    const err = await storeFailure(config(refusing.url, { http: RIGHT }));
+    expect(err.message).toContain(`denied: ${REDACTED} (org ${REDACTED})`);
+    expect(err.message + (err.stack ?? '')).not.toContain(TOKEN);
+    expect(err.message + (err.stack ?? '')).not.toContain('tenant-1');
+    // The search passes, one trace fetch is refused with an echo: a problem, redacted.
+    const first = [...routingTraces.keys()][0]!;
+    const partly = await tempo((req) =>
+      req.path.endsWith(first) ? { status: 403, body: echo(req) } : undefined,
+    );
+    const { stats } = await collectFromStore(config(partly.url, { http: RIGHT }));
+    expect(stats.problems).toHaveLength(1);
+    expect(stats.problems[0]!.reason).toContain(`denied: ${REDACTED}`);
+    expect(JSON.stringify(stats)).not.toContain(TOKEN);
+    expect(JSON.stringify(stats)).not.toContain('tenant-1');
   });
 });

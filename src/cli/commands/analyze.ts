@@ -11,13 +11,15 @@ import type { CliCommand } from '../cliCommand.js';
 import {
   readGates,
   readInputs,
-  readJobs,
   readInteger,
+  readJobsAndPolicy,
   readNumber,
+  readPolicy,
   reportFailedGates,
   settleGates,
   withGates,
   withInputs,
+  withPolicy,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
@@ -29,7 +31,7 @@ export const analyzeCommand: CliCommand = {
   describe:
     'overview: verdict mix, near-tie rate per service/router/scorer, hot spots, floorless scorers, anomalies',
   builder: (y) =>
-    withGates(withInputs(y))
+    withPolicy(withGates(withInputs(y)))
       .option('top', { type: 'number', requiresArg: true, describe: 'hot spots listed', default: 10 })
       .option('weakest', {
         type: 'number',
@@ -39,20 +41,23 @@ export const analyzeCommand: CliCommand = {
       })
       .example('$0 analyze traces/', 'overview of every trace file in traces/')
       .example("$0 analyze traces/ --fail-on 'near-tie-rate>0.2' --fail-on floorless", 'a CI gate')
-      .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report'),
+      .example('$0 analyze traces.jsonl --format json > report.json', 'the documented JSON report')
+      .example('$0 analyze events.jsonl', "agentfootprint's own event log (turn_routed events)")
+      .example('$0 analyze traces/ --policy contract', 'judge every decision by the contract'),
   async run(args, ctx) {
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
-    const summary = createSummaryAnalysis();
+    const policy = readPolicy(args);
+    const summary = createSummaryAnalysis({ policy });
     const hotspots = createHotspotAnalysis({ top });
     const floorless = createFloorlessAnalysis({ weakestPercent });
     // The HTML report's charts need aggregates the tables do not keep; read in the same pass.
     const digest = ctx.format === 'html' ? createChartDigest() : undefined;
     const sinks: RecordSink[] = [summary, hotspots, floorless];
     if (digest !== undefined) sinks.push(digest);
-    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobs(args));
+    const input = await runAnalysisPass(inputs, sinks, ctx.io, readJobsAndPolicy(args, policy));
     const s = summary.finish();
     const { results, exitCode } = settleGates(gates, { ...s, problems: countProblems(input.stats) });
     const view = {

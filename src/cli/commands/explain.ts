@@ -6,7 +6,7 @@
  */
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
-import { readInputs, readJobs, withInputs } from '../commonOptions.js';
+import { readInputs, readJobsAndPolicy, readPolicy, withInputs, withPolicy } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
@@ -19,11 +19,13 @@ export const explainCommand: CliCommand = {
   describe:
     'every routing decision of one trace or conversation: ranked table, why, and what would have changed it',
   builder: (y) =>
-    withInputs(
-      y.positional('id', {
-        type: 'string',
-        describe: 'a trace id (32 hex digits) or a gen_ai.conversation.id',
-      }),
+    withPolicy(
+      withInputs(
+        y.positional('id', {
+          type: 'string',
+          describe: 'a trace id (32 hex digits) or a gen_ai.conversation.id',
+        }),
+      ),
     )
       .option('jaeger-url', {
         type: 'string',
@@ -53,11 +55,12 @@ export const explainCommand: CliCommand = {
     const { buildTraceLinks } = await import('../traceLinks.js');
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const jaegerUrl = readUrl(args, 'jaegerUrl', '--jaeger-url');
     const grafanaUrl = readUrl(args, 'grafanaUrl', '--grafana-url');
-    const analysis = createExplainAnalysis(id);
-    const input = await runAnalysisPass(inputs, [analysis], ctx.io, readJobs(args));
+    const policy = readPolicy(args);
+    const analysis = createExplainAnalysis(id, { policy });
+    const input = await runAnalysisPass(inputs, [analysis], ctx.io, readJobsAndPolicy(args, policy));
     const report = analysis.finish();
     const links: Record<string, TraceLinks> = {};
     if (jaegerUrl !== undefined || grafanaUrl !== undefined) {

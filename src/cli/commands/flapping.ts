@@ -38,7 +38,7 @@ export const flappingCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createFlappingAnalysis, resolveFlappingConfig } = await import('../../analyze/flapping.js');
     const { flappingToDocument, flappingToJson } = await import('../format/presentFlapping.js');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const config = resolveFlappingConfig({
       window: readInteger(args, 'window', '--window', 1) ?? 3,
       minStayRun: readInteger(args, 'minRun', '--min-run', 1) ?? 3,

@@ -35,7 +35,7 @@ export const floorlessCommand: CliCommand = {
         'fail CI while any scorer is floorless',
       ),
   async run(args, ctx) {
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);
     const weakestPercent = readNumber(args, 'weakest', '--weakest', 0, 100) ?? 10;
     const analysis = createFloorlessAnalysis({ weakestPercent });

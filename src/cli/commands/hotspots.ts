@@ -45,7 +45,7 @@ export const hotspotsCommand: CliCommand = {
       .example('$0 hotspots traces/', 'top 10 tied pairs per router and scorer')
       .example('$0 hotspots traces/ --by pair --top 20', 'tied pairs across every router and scorer'),
   async run(args, ctx) {
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const gates = readGates(args);
     const top = readInteger(args, 'top', '--top', 0) ?? 10;
     const minCount = readInteger(args, 'minCount', '--min-count', 0) ?? 1;

@@ -7,7 +7,15 @@ import type { ReplayThresholds } from '../../analyze/replayDecision.js';
 import type { Argv } from 'yargs';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
-import { readInputs, readJobs, readInteger, readNumber, withInputs } from '../commonOptions.js';
+import {
+  readInputs,
+  readInteger,
+  readJobsAndPolicy,
+  readNumber,
+  readPolicy,
+  withInputs,
+  withPolicy,
+} from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
@@ -43,7 +51,7 @@ export const replayCommand: CliCommand = {
   describe:
     'what-if: re-judge every recorded decision under another margin, floor or menu size; flip matrix, near-tie rate before/after, consistency audit',
   builder: (y) =>
-    withWhere(withInputs(y))
+    withPolicy(withWhere(withInputs(y)))
       .option('margin', {
         type: 'number',
         requiresArg: true,
@@ -62,17 +70,27 @@ export const replayCommand: CliCommand = {
         '$0 replay traces/ --floor 0.2 --where scorer=embedding --list',
         'a floor for a floorless scorer',
       )
-      .example('$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?'),
+      .example('$0 replay traces/', 'the consistency audit alone: every recorded verdict reproduced?')
+      .example(
+        '$0 replay events.jsonl --policy contract',
+        'an agentfootprint 9.62 event log judged by the contract: where the clause would have changed it',
+      ),
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createReplayAnalysis } = await import('../../analyze/replay.js');
     const { replayToDocument, replayToJson } = await import('../format/presentReplay.js');
-    const inputs = readInputs(args);
+    const inputs = readInputs(args, ctx.io.env);
     const thresholds = readThresholds(args);
     const where = readWhere(args);
     const listLimit = readList(args);
-    const analysis = createReplayAnalysis({ thresholds, where, listLimit });
-    const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
+    const policy = readPolicy(args);
+    const analysis = createReplayAnalysis({ thresholds, where, listLimit, policy });
+    const { report, input, digest } = await runSingleAnalysis(
+      analysis,
+      inputs,
+      ctx,
+      readJobsAndPolicy(args, policy),
+    );
     const view = { report, input };
     await emitReport(ctx, {
       json: (v) => replayToJson(view, v),

@@ -6,7 +6,14 @@
 import type { TuneConfig } from '../../analyze/tune.js';
 import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK } from '../cliCommand.js';
-import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.js';
+import {
+  readInputs,
+  readJobsAndPolicy,
+  readNumber,
+  readPolicy,
+  withInputs,
+  withPolicy,
+} from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
@@ -18,7 +25,7 @@ export const tuneCommand: CliCommand = {
   describe:
     'sweep the near-tie margin and recommend the one meeting a target menu or near-tie rate (tunes rates, not accuracy)',
   builder: (y) =>
-    withWhere(withInputs(y))
+    withPolicy(withWhere(withInputs(y)))
       .option('target-menu-rate', {
         type: 'number',
         requiresArg: true,
@@ -51,10 +58,16 @@ export const tuneCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
     const { tuneToDocument, tuneToJson } = await import('../format/presentTune.js');
-    const inputs = readInputs(args);
-    const config = readTuneConfig(args, resolveTuneConfig);
+    const inputs = readInputs(args, ctx.io.env);
+    const policy = readPolicy(args);
+    const config = { ...readTuneConfig(args, resolveTuneConfig), policy };
     const analysis = createTuneAnalysis(config);
-    const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
+    const { report, input, digest } = await runSingleAnalysis(
+      analysis,
+      inputs,
+      ctx,
+      readJobsAndPolicy(args, policy),
+    );
     const view = { report, input };
     await emitReport(ctx, {
       json: (v) => tuneToJson(view, v),

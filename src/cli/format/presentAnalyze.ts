@@ -16,6 +16,7 @@ import { floorlessBlocks } from './presentFloorless.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { policyBlocks } from './presentPolicy.js';
 
 /** What `routescope analyze` prints. */
 export interface AnalyzeView {
@@ -45,6 +46,7 @@ export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<str
     floorlessDecisions: s.floorlessDecisions,
     floorless: v.floorless.floorless,
     inconsistent: s.inconsistent,
+    policy: s.policy,
     replay: s.replay,
     anomalies: s.anomalies,
     anomalyExamples: s.anomalyExamples,
@@ -105,7 +107,9 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
           {
             kind: 'paragraph' as const,
             text: tone(
-              'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
+              v.input.stats.events > 0
+                ? `No tier-2 decision in the input: its agentfootprint event logs hold ${formatCount(v.input.stats.events - v.input.stats.otherEvents)} turn_routed events, none with scores (tier 2 never ran), and ${formatCount(v.input.stats.otherEvents)} other events, skipped.`
+                : 'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
               'warn',
             ),
           },
@@ -119,6 +123,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
     ...hotspotBlocks(v.hotspots, 'Near-tie hot spots'),
     ...floorlessBlocks(v.floorless, 'Floorless scorers'),
     ...anomalyBlocks(s),
+    ...policyBlocks(s.policy.choice, s.policy.services),
     ...gateBlocks(v.gates),
     ...inputBlocks(v.input),
   ];
@@ -201,6 +206,9 @@ function describeAnomaly(a: AnomalyExample): Inline {
     case 'duplicate-candidates':
       return `${where}: duplicate candidate ids ${a.ids.join(', ')}`;
     case 'inconsistent':
-      return [tone('inconsistent', 'bad'), ` ${where}: ${a.differences.join('; ')}`];
+      return [
+        tone('inconsistent', 'bad'),
+        ` ${where}, judged as ${a.semantics}: ${a.differences.join('; ')}`,
+      ];
   }
 }

@@ -46,6 +46,7 @@ function entryToJson(e: ExplainEntry): Record<string, unknown> {
   return {
     kind: 'decision',
     ...record,
+    judgedAs: e.semantics,
     why: e.why,
     replay: e.replay,
     anomalies: e.anomalies,
@@ -235,15 +236,16 @@ function describeChange(c: Counterfactual): Inline {
 
 function replayLine(e: ExplainedDecision): Inline {
   const r = e.replay;
-  if (r.kind === 'undecidable') return tone(`replay: cannot be decided — ${r.reason}`, 'dim');
+  if (r.kind === 'undecidable')
+    return tone(`replay (${e.semantics}): cannot be decided — ${r.reason}`, 'dim');
   if (r.differences.length > 0)
     return [
-      tone('replay: the policy does not reproduce this verdict', 'bad'),
+      tone(`replay (${e.semantics}): the policy does not reproduce this verdict`, 'bad'),
       ` — ${r.differences.join('; ')}`,
     ];
   const partial =
     r.undecided.length > 0 ? ` (undecided with omitted candidates: ${r.undecided.join(', ')})` : '';
-  return tone(`replay: the policy reproduces this verdict${partial}`, 'dim');
+  return tone(`replay (${e.semantics}): the policy reproduces this verdict${partial}`, 'dim');
 }
 
 function misrouteList(marks: readonly MisrouteMark[]): Block[] {

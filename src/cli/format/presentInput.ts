@@ -47,6 +47,9 @@ export function inputToJson(s: InputSummary): Record<string, unknown> {
     turnSpans: st.turnSpans,
     nonRoutingSpans: st.nonRoutingSpans,
     duplicates: st.duplicates,
+    events: st.events,
+    otherEvents: st.otherEvents,
+    duplicateEvents: st.duplicateEvents,
     records: s.records,
     problems: st.problems.length + st.problemsDropped,
     notice: describeNoRoutingSpan(st) ?? null,
@@ -80,6 +83,14 @@ export function inputBlocks(s: InputSummary): Block[] {
           'ignored',
           `${formatCount(st.nonRoutingSpans)} other spans, ${formatCount(st.duplicates)} duplicate spans`,
         ],
+        ...(st.events > 0
+          ? ([
+              [
+                'events',
+                `${formatCount(st.events - st.otherEvents)} turn_routed events, ${formatCount(st.otherEvents)} other agentfootprint events skipped, ${formatCount(st.duplicateEvents)} duplicate events`,
+              ],
+            ] as [string, string][])
+          : []),
         [
           'bad lines',
           problems === 0 ? tone('none', 'good') : tone(`${formatCount(problems)} skipped`, 'warn'),

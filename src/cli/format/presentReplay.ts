@@ -9,6 +9,7 @@ import { describeThresholds } from '../html/renderReplayHtml.js';
 import { tone, type Block, type ReportDocument } from './document.js';
 import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { policyBlocks } from './presentPolicy.js';
 
 /** What `routescope replay` prints. */
 export interface ReplayView {
@@ -40,6 +41,7 @@ export function replayToJson(v: ReplayView, schemaVersion: number): Record<strin
     menuChanged: r.menuChanged,
     unmatchedNowReachable: r.unmatchedNowReachable,
     scorers: r.scorers,
+    policy: r.policy,
     consistency: r.consistency,
     list: r.list,
     undecidableExamples: r.undecidableExamples,
@@ -157,10 +159,12 @@ export function replayToDocument(v: ReplayView): ReportDocument {
     blocks.push({
       kind: 'list',
       items: r.consistency.examples.map(
-        (e) => `${e.at.traceId} ${e.at.file}:${e.at.line}: ${e.differences.join('; ')}`,
+        (e) =>
+          `${e.at.traceId} ${e.at.file}:${e.at.line} (judged as ${e.semantics}): ${e.differences.join('; ')}`,
       ),
     });
   }
+  blocks.push(...policyBlocks(r.policy.choice, r.policy.services));
   if (r.list.length > 0) {
     blocks.push({
       kind: 'heading',

@@ -185,6 +185,14 @@ export function floorlessSection(digest: ChartDigest, half = true): HtmlSection 
   };
 }
 
+/** The event-log line of the input: turn_routed events read, other agentfootprint events skipped. */
+function describeEvents(stats: ReadStats): string {
+  return (
+    `Event logs: ${formatNumber(stats.events - stats.otherEvents)} turn_routed event(s) read, ` +
+    `${formatNumber(stats.otherEvents)} other agentfootprint event(s) skipped, ${formatNumber(stats.duplicateEvents)} duplicate(s).`
+  );
+}
+
 /** Footer lines describing the input. */
 export function inputNotes(stats: ReadStats | undefined): string[] {
   if (stats === undefined) return [];
@@ -193,6 +201,7 @@ export function inputNotes(stats: ReadStats | undefined): string[] {
     `Input: ${formatNumber(stats.files)} file(s), ${formatNumber(stats.lines)} line(s), ${formatNumber(stats.spans)} span(s), ` +
       `${formatNumber(stats.routingSpans)} routing span(s), ${formatNumber(stats.duplicates)} duplicate(s).`,
     ...(describeNoRoutingSpan(stats) === undefined ? [] : [describeNoRoutingSpan(stats)!]),
+    ...(stats.events > 0 ? [describeEvents(stats)] : []),
     ...(problems > 0
       ? [
           `${formatNumber(problems)} problem(s) while reading, first: ${stats.problems

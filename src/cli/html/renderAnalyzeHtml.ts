@@ -12,6 +12,7 @@ import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
 import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
 import type { DecisionSummary } from '../../analyze/summarizeDecisions.js';
 import type { ReadStats } from '../../trace/types.js';
+import { describeResolution } from '../format/presentPolicy.js';
 import {
   floorlessSection,
   gapHistogramSection,
@@ -143,13 +144,31 @@ export function renderAnalyzeHtml(input: AnalyzeHtmlInput): string {
           `${a.at.router ?? ''} / ${a.at.scorer ?? ''}`,
           `${a.at.file}:${a.at.line}`,
           a.kind === 'inconsistent'
-            ? a.differences.join('; ')
+            ? `judged as ${a.semantics}: ${a.differences.join('; ')}`
             : a.kind === 'odd-margin'
               ? `margin ${a.margin}`
               : a.kind === 'odd-menu-size'
                 ? `menu size ${a.menuSize}`
                 : a.ids.join(', '),
         ]),
+      ),
+    });
+  }
+  if (summary.policy.services.length > 0) {
+    sections.push({
+      title: 'Policy behaviour by service',
+      intro: `--policy ${summary.policy.choice}: the published behaviour that judged each service's decisions (contract, or agentfootprint-9.62 without the incumbent-at/below-floor clause).`,
+      body: htmlTable(
+        ['service', 'behaviour', 'how', 'decisions', 'recorded contract / 9.62', 'inconsistent'],
+        summary.policy.services.map((p) => [
+          p.service ?? '(none)',
+          p.semantics,
+          describeResolution(p),
+          formatNumber(p.decisions),
+          `${formatNumber(p.recorded.contract)} / ${formatNumber(p.recorded['agentfootprint-9.62'])}`,
+          formatNumber(p.inconsistent),
+        ]),
+        [3, 4, 5],
       ),
     });
   }
