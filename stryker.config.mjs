@@ -13,7 +13,19 @@ if (!existsSync('.stryker-tmp/shared')) {
 }
 
 const folder = process.env.MUTATE_FOLDER ?? 'policy';
-const files = process.env.MUTATE_FILES ? process.env.MUTATE_FILES.split(',') : [`src/${folder}/**/*.ts`];
+// trace/ is mostly I/O (streams, files, stores); its core is the decoders and the readers' record builders.
+const CORE_OF = {
+  trace: [
+    'src/trace/decodeRoutingAttributes.ts',
+    'src/trace/flattenOtlpAttributes.ts',
+    'src/trace/buildTraceRecords.ts',
+    'src/trace/normalizeSpanFields.ts',
+    'src/trace/readAgentfootprintEvent.ts',
+  ],
+};
+const files = process.env.MUTATE_FILES
+  ? process.env.MUTATE_FILES.split(',')
+  : (CORE_OF[folder] ?? [`src/${folder}/**/*.ts`]);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

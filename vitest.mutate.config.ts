@@ -8,9 +8,13 @@ const folder = process.env.MUTATE_FOLDER ?? 'policy';
 // trace/'s core (the decoders and record builders) is judged by its own modules' tests: every reader test in
 // test/trace covers the decoder too, and running those (files, streams, stores) per mutant takes hours.
 const TESTS_OF: Record<string, string[]> = {
-  trace: ['decodeRoutingAttributes', 'flattenOtlpAttributes', 'buildTraceRecords', 'normalizeSpanFields'].map(
-    (name) => `test/trace/${name}*.test.ts`,
-  ),
+  trace: [
+    'decodeRoutingAttributes',
+    'flattenOtlpAttributes',
+    'buildTraceRecords',
+    'normalizeSpanFields',
+    'readAgentfootprintEvent',
+  ].map((name) => `test/trace/${name}*.test.ts`),
 };
 
 // Spread rather than mergeConfig: mergeConfig would add to `include`, not replace it.
