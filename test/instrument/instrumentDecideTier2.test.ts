@@ -610,6 +610,10 @@ describe('the resolved configuration', () => {
     const call: Tier2Call = { scores: [s('a', 1), s('b', 0.5)], incumbentId: undefined, policy: policy() };
     expect(resolveInstrumentationConfig({ maxRecordedCandidates: 0 }).maxRecordedCandidates).toBe(0);
     expect(resolveInstrumentationConfig({ maxRecordedCandidates: 2.7 }).maxRecordedCandidates).toBe(2);
+    for (const bad of [-1, NaN, Infinity, '3']) {
+      const max = bad as number;
+      expect(resolveInstrumentationConfig({ maxRecordedCandidates: max }).maxRecordedCandidates).toBe(20);
+    }
     const { span } = routeOnce(call, { maxRecordedCandidates: 0 });
     expect(span.attributes[ATTR_ROUTING_CANDIDATE_IDS]).toStrictEqual([]);
     expect(span.attributes[ATTR_ROUTING_CANDIDATE_OMITTED]).toBe(2);

@@ -349,3 +349,137 @@ describe('the run-span index', () => {
     expect(index.size).toBe(0);
   });
 });
+
+describe('what the strategy swallows it logs, naming the step', () => {
+  /** A recording span whose `method` throws; every other method works and does nothing. */
+  const spanThrowingOn = (method: string): TracerProvider => {
+    const ctx: SpanContext = {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 1,
+    };
+    const span: Record<string, unknown> = {
+      spanContext: () => ctx,
+      setAttribute: () => span,
+      setAttributes: () => span,
+      addEvent: () => span,
+      setStatus: () => span,
+      updateName: () => span,
+      end: () => undefined,
+      isRecording: () => true,
+      recordException: () => undefined,
+    };
+    span[method] = () => {
+      throw new Error(method);
+    };
+    const tracer = { startSpan: () => span };
+    return { getTracer: () => tracer } as unknown as TracerProvider;
+  };
+  const failed = (step: string) => warnings.some((w) => w.includes(`${step} failed`));
+
+  it('the tier-2 attributes, the call attributes, the turn attributes, ending a span at the event time', () => {
+    routescopeObservability({ tracerProvider: spanThrowingOn('setAttribute') }).exportEvent(turnRouted());
+    expect(failed('setting the tier-2 attributes')).toBe(true);
+    warnings.length = 0;
+    routescopeObservability({ tracerProvider: spanThrowingOn('setAttributes') }).exportEvent(turnRouted());
+    expect(failed('setting the call attributes')).toBe(true);
+    expect(failed('setting the turn attributes')).toBe(true);
+    routescopeObservability({ tracerProvider: spanThrowingOn('end') }).exportEvent(turnRouted());
+    expect(failed('ending a routing span')).toBe(true);
+  });
+
+  it('the attributesHook', () => {
+    const attributesHook = () => {
+      throw new Error('hook');
+    };
+    routescopeObservability({ tracerProvider: sdk.provider, attributesHook }).exportEvent(turnRouted());
+    expect(warnings.filter((w) => w.includes('the attributesHook failed'))).toHaveLength(2);
+  });
+
+  it('an event whose fields throw when read is logged as recording a turn_routed event', () => {
+    const event = {
+      type: 'agentfootprint.skill.turn_routed',
+      get payload(): unknown {
+        throw new Error('payload');
+      },
+    };
+    routescopeObservability({ tracerProvider: sdk.provider }).exportEvent(event);
+    expect(failed('recording a turn_routed event')).toBe(true);
+  });
+
+  it('an event recorded in part is one warning listing each problem, separated by "; "', () => {
+    routescopeObservability({ tracerProvider: sdk.provider }).exportEvent(
+      turnRouted({ window: 'x', from: 5 }),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      'event was recorded in part: payload.from is number 5, not a string: left out; payload.window is "x", not a number: left out',
+    );
+  });
+
+  it('metrics alone (getTracer throws): the one warning is the tracer’s, none per event', () => {
+    const throwing: TracerProvider = {
+      getTracer: () => {
+        throw new Error('getTracer');
+      },
+    };
+    const strategy = routescopeObservability({
+      tracerProvider: throwing,
+      meterProvider: createMemoryMeter().provider,
+    });
+    strategy.exportEvent(turnRouted());
+    strategy.exportEvent(turnRouted({ scores: undefined }));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a failing meter-provider flush is logged naming the meter provider', async () => {
+    const meter = createMemoryMeter();
+    (meter.provider as unknown as { forceFlush: () => Promise<void> }).forceFlush = () =>
+      Promise.reject(new Error('flush'));
+    await routescopeObservability({ tracerProvider: sdk.provider, meterProvider: meter.provider }).flush();
+    expect(failed('flushing the meter provider')).toBe(true);
+    expect(failed('flushing the tracer provider')).toBe(false);
+  });
+});
+
+describe('flush: which forceFlush', () => {
+  it("a provider's own forceFlush, even when it also has a delegate; neither, or an empty delegate: nothing, silently", async () => {
+    const calls: string[] = [];
+    const both = {
+      getTracer: () => trace.getTracer('x'),
+      forceFlush: async () => void calls.push('own'),
+      getDelegate: () => ({ forceFlush: async () => void calls.push('delegate') }),
+    };
+    await routescopeObservability({ tracerProvider: both }).flush();
+    expect(calls).toStrictEqual(['own']);
+    await routescopeObservability({ tracerProvider: { getTracer: () => trace.getTracer('x') } }).flush();
+    const empty = { getTracer: () => trace.getTracer('x'), getDelegate: () => undefined };
+    await routescopeObservability({ tracerProvider: empty as TracerProvider }).flush();
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it('maxRecordedCandidates Infinity is not a count: the default 20 is recorded', () => {
+    const scores = Array.from({ length: 25 }, (_, i) => ({
+      id: `c${i}`,
+      score: 1 - i / 100,
+      relevance: 0.04,
+    }));
+    routescopeObservability({ tracerProvider: sdk.provider, maxRecordedCandidates: Infinity }).exportEvent(
+      turnRouted({ scores, runnerUp: undefined, decisive: undefined }),
+    );
+    expect(ofName(SPAN_ROUTING_TIER2)[0]!.attributes[ATTR_ROUTING_CANDIDATE_IDS]).toHaveLength(20);
+  });
+});
+
+describe('the run-span index: ending what it never saw', () => {
+  it('the end of a span whose run it does not hold changes nothing and logs nothing', () => {
+    const index = createRunSpanIndex();
+    index.onStart(
+      startedSpan({ [ATTR_AGENTFOOTPRINT_RUN_ID]: 'run-1' }, 'aaaaaaaaaaaaaaaa'),
+      context.active(),
+    );
+    index.onEnd(startedSpan({ [ATTR_AGENTFOOTPRINT_RUN_ID]: 'run-2' }, 'aaaaaaaaaaaaaaaa'));
+    expect(index.size).toBe(1);
+    expect(warnings).toStrictEqual([]);
+  });
+});

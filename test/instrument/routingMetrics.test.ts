@@ -482,3 +482,23 @@ describe('metrics without traces', () => {
     expect(histogramTotals(got.get(METRIC_ROUTING_GAP)).count).toBe(0);
   });
 });
+
+describe('the gap histogram takes finite gaps only', () => {
+  it('a routing function reporting a non-finite or negative gap has the decision counted, the gap left out', async () => {
+    const meter = createMemoryMeter();
+    for (const gap of [NaN, Infinity, -0.5]) {
+      const decide: DecideTier2 = (scores) => ({
+        kind: 'stay',
+        ranked: scores.map((c) => ({ ...c, relevance: 0.5 })),
+        runnerUp: { id: 'b', gap },
+        decisive: false,
+      });
+      instrumentDecideTier2(decide, { meterProvider: meter.provider })([s('a', 1), s('b', 1)], 'a', policy());
+    }
+    const got = await meter.collect();
+    expect([...countsByLabels(got.get(METRIC_ROUTING_DECISIONS)).values()].reduce((a, b) => a + b, 0)).toBe(
+      3,
+    );
+    expect(histogramTotals(got.get(METRIC_ROUTING_GAP))).toMatchObject({ count: 0, sum: 0 });
+  });
+});

@@ -8,11 +8,20 @@
  */
 import { diag, DiagLogLevel, SpanStatusCode } from '@opentelemetry/api';
 import type { Span, SpanContext, Tracer, TracerProvider } from '@opentelemetry/api';
+import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { markMisrouted } from '../../src/instrument/markMisrouted.js';
-import { recordTurnRoute } from '../../src/instrument/recordTurnRoute.js';
-import { SPAN_ROUTING_TIER2 } from '../../src/instrument/semconv.js';
+import { addRoutingContext } from '../../src/instrument/addRoutingContext.js';
+import { encodeTurnRoute, recordTurnRoute } from '../../src/instrument/recordTurnRoute.js';
+import {
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_ROUTING_BY,
+  ATTR_ROUTING_RECORD_VERSION,
+  ATTR_ROUTING_STAY_OFFERED,
+  ROUTING_RECORD_VERSION,
+  SPAN_ROUTING_TIER2,
+} from '../../src/instrument/semconv.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, TurnRoute } from '../../src/policy/types.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
@@ -224,5 +233,153 @@ describe('the routing error on the span', () => {
     );
     expect(() => wrapped([], undefined, P)).toThrow();
     expect(sdk.spans()[0]!.events[0]!.attributes?.['exception.message']).toBe('no scorer');
+  });
+});
+
+describe('each swallowed failure is logged naming the step (continued)', () => {
+  it('the tier-2 wrapper: resolving the config, the tier-2 and call attributes, the routing context', () => {
+    const config = {
+      get routerName(): string {
+        throw new Error('getter');
+      },
+    };
+    instrumentDecideTier2(decideTier2, config);
+    expect(failedStep('resolving the instrumentation config')).toBe(true);
+    instrumentDecideTier2(decideTier2, { tracerProvider: providerOf(spanThrowingOn('setAttribute')) })(
+      [s('a', 1)],
+      undefined,
+      P,
+    );
+    expect(failedStep('setting the tier-2 attributes')).toBe(true);
+    instrumentDecideTier2(decideTier2, { tracerProvider: providerOf(spanThrowingOn('setAttributes')) })(
+      [s('a', 1)],
+      undefined,
+      P,
+    );
+    expect(failedStep('setting the call attributes')).toBe(true);
+    const context = {
+      get conversationId(): string {
+        throw new Error('context');
+      },
+    };
+    instrumentDecideTier2(decideTier2, { tracerProvider: sdk.provider, context })([s('a', 1)], undefined, P);
+    expect(failedStep('reading the routing context')).toBe(true);
+  });
+
+  it('a tracer provider whose getTracer throws, with a meter provider: one warning when wrapping, none per call', () => {
+    const wrapped = instrumentDecideTier2(decideTier2, {
+      tracerProvider: throwingProvider,
+      meterProvider: createMemoryMeter().provider,
+    });
+    wrapped([s('a', 1), s('b', 0.9)], undefined, P);
+    wrapped([s('a', 1)], undefined, P);
+    expect(warnings).toHaveLength(1);
+    expect(failedStep('getting a tracer')).toBe(true);
+  });
+
+  it('recordTurnRoute: encoding the turn route, on the caller span and on its own; nothing else is tried', () => {
+    const route = {
+      get by(): string {
+        throw new Error('by');
+      },
+    } as unknown as TurnRoute;
+    const caller = sdk.provider.getTracer('host').startSpan('turn');
+    expect(recordTurnRoute(route, { span: caller })).toBeUndefined();
+    caller.end();
+    expect(recordTurnRoute(route, { tracerProvider: sdk.provider })).toBeDefined();
+    expect(warnings).toHaveLength(2);
+    expect(warnings.every((w) => w.includes('encoding the turn route failed'))).toBe(true);
+  });
+
+  it('recordTurnRoute: a getTracer that throws is one warning; a sampled-out span is none', () => {
+    recordTurnRoute({ by: 'entry', to: 'a' }, { tracerProvider: throwingProvider });
+    expect(warnings).toHaveLength(1);
+    const off = createMemorySdk({ sampler: new AlwaysOffSampler() });
+    expect(recordTurnRoute({ by: 'entry', to: 'a' }, { tracerProvider: off.provider })).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('markMisrouted: a getTracer that throws is one warning; a sampled-out feedback span is none', () => {
+    markMisrouted({ traceId: TRACE_ID }, { source: 'eval' }, { tracerProvider: throwingProvider });
+    expect(warnings).toHaveLength(1);
+    const off = createMemorySdk({ sampler: new AlwaysOffSampler() });
+    markMisrouted({ traceId: TRACE_ID }, { source: 'eval' }, { tracerProvider: off.provider });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('markMisrouted: a trace id that is not a string is named in the warning', () => {
+    markMisrouted({ traceId: 42 } as never, { source: 'eval' }, { tracerProvider: sdk.provider });
+    expect(warnings.some((w) => w.includes('not a valid trace id: 42'))).toBe(true);
+  });
+});
+
+describe('what reaches the span', () => {
+  it('with neither a tracer nor metrics the routing function itself is handed back', () => {
+    expect(instrumentDecideTier2(decideTier2, { tracerProvider: throwingProvider })).toBe(decideTier2);
+  });
+
+  it('a null context is no context: nothing added, nothing logged', () => {
+    instrumentDecideTier2(decideTier2, { tracerProvider: sdk.provider, context: null as never })(
+      [s('a', 1)],
+      undefined,
+      P,
+    );
+    expect(warnings).toStrictEqual([]);
+    expect(sdk.spans()).toHaveLength(1);
+  });
+
+  it('context values that are not strings are left out, not coerced', () => {
+    const attrs: Record<string, unknown> = {};
+    addRoutingContext(attrs as never, { conversationId: 42, agentName: 'desk' } as never);
+    expect(attrs).toStrictEqual({ [ATTR_GEN_AI_AGENT_NAME]: 'desk' });
+  });
+
+  it('encodeTurnRoute writes only the keys the route has: no key set to undefined', () => {
+    expect(encodeTurnRoute({ by: 'entry' })).toStrictEqual({
+      [ATTR_ROUTING_RECORD_VERSION]: ROUTING_RECORD_VERSION,
+      [ATTR_ROUTING_BY]: 'entry',
+    });
+    expect(encodeTurnRoute({ by: 'menu', stayOffered: 'yes' } as never)).not.toHaveProperty(
+      ATTR_ROUTING_STAY_OFFERED,
+    );
+  });
+
+  it('a null witness is no witness; redactWitness is only ever handed a string', () => {
+    const seen: unknown[] = [];
+    const redactWitness = (text: string) => {
+      seen.push(text);
+      return text;
+    };
+    expect(encodeTurnRoute({ by: 'entry', witness: null } as never)).toStrictEqual({
+      [ATTR_ROUTING_RECORD_VERSION]: ROUTING_RECORD_VERSION,
+      [ATTR_ROUTING_BY]: 'entry',
+    });
+    encodeTurnRoute({ by: 'entry', witness: { text: 42, keyword: 'k' } } as never, {
+      recordWitness: true,
+      redactWitness,
+    });
+    expect(seen).toStrictEqual([]);
+  });
+
+  it('a route that is not an object records nothing, on the caller span or on its own', () => {
+    const caller = sdk.provider.getTracer('host').startSpan('turn');
+    expect(recordTurnRoute('entry' as never, { span: caller })).toBeUndefined();
+    caller.end();
+    expect(recordTurnRoute(null as never, { tracerProvider: sdk.provider })).toBeUndefined();
+    expect(sdk.spans().map((sp) => Object.keys(sp.attributes).length)).toStrictEqual([0]);
+  });
+
+  it('markMisrouted: synthetic parent ids of bare trace ids are 16 hex digits and all distinct', () => {
+    for (let i = 0; i < 64; i++) markMisrouted({ traceId: TRACE_ID }, {}, { tracerProvider: sdk.provider });
+    const ids = sdk.spans().map((sp) => sp.parentSpanContext!.spanId);
+    expect(ids.every((id) => /^[0-9a-f]{16}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(64);
+  });
+
+  it('markMisrouted: ids carried by an object with a spanContext function but no addEvent are read as ids', () => {
+    const target = { traceId: TRACE_ID, spanId: '00f067aa0ba902b7', spanContext: () => undefined };
+    markMisrouted(target as never, { source: 'eval' }, { tracerProvider: sdk.provider });
+    expect(sdk.spans().map((sp) => sp.parentSpanContext?.spanId)).toStrictEqual(['00f067aa0ba902b7']);
+    expect(warnings).toStrictEqual([]);
   });
 });
