@@ -496,3 +496,44 @@ describe('the differences between what happened and the rebuilt verdict', () => 
     ]);
   });
 });
+
+describe('the edges of reading', () => {
+  it('a quoted value is cut past 40 characters, not at 40', () => {
+    const tail = 'not one of entry, intent, continuity, menu, decider, none';
+    expect(reasonOf(ev({ by: 'x'.repeat(40) }))).toBe(`payload.by is "${'x'.repeat(40)}", ${tail}`);
+  });
+
+  it('a list of skill ids with one that is not a string is left out whole', () => {
+    expect(problemsOf({ by: 'menu', offered: ['a', 1] })).toStrictEqual([
+      'payload.offered is an array, not a list of skill ids: left out',
+    ]);
+  });
+
+  it('a decider whose provider is not a string, or a runner-up whose id is not, is left out', () => {
+    expect(problemsOf({ by: 'decider', decider: { provider: 5 } })).toStrictEqual([
+      'payload.decider is an object, not {provider, model?, picked?}: left out',
+    ]);
+    expect(read(ev(tier2({ runnerUp: { id: 5, gap: 0.1 } }))).problems).toStrictEqual([
+      'payload.runnerUp is an object, not {id, gap}: left out',
+    ]);
+  });
+
+  it('gaps: equal within 1e-9 of the larger magnitude; an infinite gap agrees only with the same infinity', () => {
+    const withGap = (gap: number, scores = DECISIVE) => differencesOf({ scores, runnerUp: { id: 'b', gap } });
+    const big = [
+      { id: 'a', score: 4e9, relevance: 1 },
+      { id: 'b', score: 1, relevance: 0 },
+    ];
+    // tanh saturates to 1 here, so 1 + 5e-10 is within the relative tolerance and 1 + 2e-9 is not.
+    expect(withGap(1 + 5e-10, big)).toStrictEqual([]);
+    expect(withGap(1 + 2e-9, big)).toHaveLength(1);
+    expect(withGap(Infinity)).toHaveLength(1);
+  });
+
+  it('two menus with the same length but another member differ', () => {
+    const tied = { scores: TIED, runnerUp: { id: 'b', gap: pairwiseGap(0.9, 0.85) }, decisive: false };
+    expect(differencesOf({ ...tied, by: 'menu', offered: ['a', 'c'] })).toStrictEqual([
+      'menu: event offered [a, c], rebuilt [a, b]',
+    ]);
+  });
+});
