@@ -13,6 +13,7 @@ import {
   verdictChanged,
 } from '../../src/analyze/findCounterfactuals.js';
 import { replayDecision, summarizeVerdict, type ReplayThresholds } from '../../src/analyze/replayDecision.js';
+import { pairwiseGap } from '../../src/policy/routingPolicy.js';
 import type { PolicySemantics } from '../../src/policy/types.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
@@ -276,5 +277,50 @@ describe('nextUp and nextDown', () => {
       }),
       { numRuns: propertyRuns(200) },
     );
+  });
+});
+
+describe('counterfactuals: what is said when there is none', () => {
+  it('an undecidable record: no baseline, and both parameters say why', () => {
+    const d = decision({ scores: [s('a', 3), s('b', 1), s('c', 0.5)], maxCandidates: 1 });
+    const reason =
+      'the record cannot be replayed: only one recorded candidate is alive and 2 were omitted, so the runner-up is unknown';
+    expect(findCounterfactuals(d)).toStrictEqual({
+      baseline: null,
+      margin: { kind: 'none', parameter: 'margin', reason },
+      floor: [],
+      noFloor: { kind: 'none', parameter: 'floor', reason },
+    });
+  });
+
+  it('a margin that cannot change the verdict says which way it was moved and what stays', () => {
+    // A stay on the incumbent at the top: decisive or a near-tie, it stays.
+    const stay = decision({ scores: [s('a', 2), s('b', 1)], incumbent: 'a' });
+    expect(findCounterfactuals(stay).margin).toStrictEqual({
+      kind: 'none',
+      parameter: 'margin',
+      reason: `a margin above the gap ${String(pairwiseGap(2, 1))} makes it a near-tie, and the verdict stays stay`,
+    });
+    const tied = decision({ scores: [s('a', 0.9), s('b', 0.85)], incumbent: 'a' });
+    expect(findCounterfactuals(tied).margin).toStrictEqual({
+      kind: 'none',
+      parameter: 'margin',
+      reason: `a margin at the gap ${String(pairwiseGap(0.9, 0.85))} makes it decisive, and the verdict stays stay`,
+    });
+  });
+
+  it('no floor change: noFloor says so; with one, there is no noFloor key', () => {
+    const stay = decision({ scores: [s('a', 2), s('b', 1)], incumbent: 'a' });
+    const cf = findCounterfactuals(stay);
+    expect(cf.floor.length > 0 || cf.noFloor !== undefined).toBe(true);
+    const none = decision({ scores: [s('a', NaN)], incumbent: 'a' });
+    expect(findCounterfactuals(none).noFloor).toStrictEqual({
+      kind: 'none',
+      parameter: 'floor',
+      reason: 'no floor changes the verdict',
+    });
+    const some = findCounterfactuals(decision({ scores: [s('a', 2), s('b', 1)] }));
+    expect(Object.hasOwn(some, 'noFloor')).toBe(false);
+    expect(Object.hasOwn(some, 'note')).toBe(false);
   });
 });
