@@ -270,6 +270,29 @@ describe('decodeRoutingAttributes', () => {
     });
   });
 
+  it('the missing keys are listed comma-separated', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_VERDICT]: undefined, [K.ATTR_ROUTING_DECISIVE]: undefined });
+    expect(reasonOf(decodeRoutingAttributes(m))).toBe(
+      `missing or malformed: ${K.ATTR_ROUTING_VERDICT}, ${K.ATTR_ROUTING_DECISIVE}`,
+    );
+  });
+
+  it('the recorded source is kept when it is one of the two producers: wrapper or turn_routed', () => {
+    for (const source of ['wrapper', 'turn_routed']) {
+      expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_SOURCE]: source }))).recordedBy).toBe(
+        source,
+      );
+    }
+    expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_SOURCE]: 'other' })))).not.toHaveProperty(
+      'recordedBy',
+    );
+  });
+
+  it('near_tie absent: a runner-up id without its gap is no near-tie', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_NEAR_TIE]: undefined, [K.ATTR_ROUTING_RUNNER_UP_GAP]: undefined });
+    expect(ok(decodeRoutingAttributes(m)).nearTie).toBe(false);
+  });
+
   it('names every missing key at once', () => {
     const reason = reasonOf(decodeRoutingAttributes(new Map()));
     for (const key of REQUIRED) expect(reason).toContain(key);
@@ -567,6 +590,19 @@ describe('decodeTurnAttributes', () => {
       expect(decodeTurnAttributes(new Map([[K.ATTR_ROUTING_BY, by]]))).toStrictEqual({ by });
     },
   );
+
+  it('a decider with only its provider, or only its pick, is decoded', () => {
+    for (const [key, part] of [
+      [K.ATTR_ROUTING_DECIDER_PROVIDER, { provider: 'p' }],
+      [K.ATTR_ROUTING_DECIDER_PICKED, { picked: 'p' }],
+    ] as const) {
+      const m = new Map<string, AttributeValue>([
+        [K.ATTR_ROUTING_BY, 'decider'],
+        [key, 'p'],
+      ]);
+      expect(decodeTurnAttributes(m)).toStrictEqual({ by: 'decider', decider: part });
+    }
+  });
 
   it('the decider model and the dropped resume id are decoded, each on its own', () => {
     const model = new Map<string, AttributeValue>([
