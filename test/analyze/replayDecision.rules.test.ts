@@ -182,3 +182,34 @@ describe('the differences between a record and its replay', () => {
     }
   });
 });
+
+describe('a menu on a record with omitted candidates', () => {
+  const five = [s('a', 0.9), s('b', 0.89), s('c', 0.88), s('d', 0.87), s('e', 0.86)];
+
+  it('a full menu is decided, even with the cluster running past the record', () => {
+    const r = replayed(replayDecision(decision({ scores: five, maxCandidates: 3 })));
+    expect(r).toMatchObject({ verdict: 'menu', offered: ['a', 'b', 'c'] });
+    expect(r.undecided).toStrictEqual(['relevance', 'alive count']);
+  });
+
+  it('a menu short of its cap whose last recorded candidate ties with the top is undecided: only its prefix is compared', () => {
+    const rec = decision({ scores: five, maxCandidates: 3, policy: { menuSize: 5 } });
+    const r = replayed(replayDecision(rec));
+    expect(r.offered).toStrictEqual(['a', 'b', 'c']);
+    expect(r.undecided).toStrictEqual(['relevance', 'alive count', 'offered']);
+    expect(rec.offered).toStrictEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(r.differences).toStrictEqual([]);
+    expect(differencesOf(replayDecision({ ...rec, offered: ['a', 'c', 'b', 'd', 'e'] }))).toStrictEqual([
+      'menu: recorded [a, c, b, d, e], replayed [a, b, c]',
+    ]);
+  });
+
+  it('a menu short of its cap whose last recorded candidate is at or past the margin is decided', () => {
+    const far = [s('a', 0.9), s('b', 0.89), s('c', 0.2), s('d', 0.1)];
+    for (const policy of [{}, { nearTieMargin: pairwiseGap(0.9, 0.2) }]) {
+      const r = replayed(replayDecision(decision({ scores: far, maxCandidates: 3, policy })));
+      expect(r).toMatchObject({ verdict: 'menu', offered: ['a', 'b'] });
+      expect(r.undecided, JSON.stringify(policy)).toStrictEqual(['relevance', 'alive count']);
+    }
+  });
+});
