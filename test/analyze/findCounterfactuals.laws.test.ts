@@ -124,7 +124,9 @@ describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
           expect(raise).toBeDefined();
           if (raise?.kind !== 'floor') return;
           expect(raise.direction).toBe(current === undefined ? 'declare' : 'raise');
-          if (current !== undefined) expect(raise.to).toBe(Math.min(...changing));
+          if (current !== undefined)
+            // `+ 0`: a floor of -0 is the floor 0 (the probes hold both).
+            expect(raise.to + 0).toBe(Math.min(...changing) + 0);
           else expect(changing).toContain(raise.to);
         }),
         { numRuns: propertyRuns(300) },
@@ -151,7 +153,7 @@ describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
           }
           expect(lower).toBeDefined();
           if (lower?.kind !== 'floor') return;
-          expect(lower.to).toBe(Math.max(...changing));
+          expect(lower.to + 0).toBe(Math.max(...changing) + 0);
         }),
         { numRuns: propertyRuns(300) },
       );
@@ -185,6 +187,13 @@ describe('counterfactuals: the named cases', () => {
       },
     ]);
     expect(cf.noFloor).toBeUndefined();
+  });
+
+  it('a floor raise to 0 is reported as 0, the lowest floor that changes the verdict (-0 is the same floor)', () => {
+    // Found by the completeness law: the floor just above -5e-324 is -0, which puts a (at 0) out just as 0 does.
+    const d = decision({ scores: [s('a', 0), s('b', -5e-324)], scorer: { floor: -5e-324 } });
+    const raise = findCounterfactuals(d).floor[0]!;
+    expect(raise).toMatchObject({ kind: 'floor', direction: 'raise', to: 0, pivot: { id: 'a', score: 0 } });
   });
 
   it('tied scores pivot on the best-ranked candidate holding the score', () => {
