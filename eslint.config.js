@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '**/node_modules/', 'test-artifacts/', 'bench/data/', 'coverage/'] },
+  {
+    ignores: [
+      'dist/',
+      '**/node_modules/',
+      'test-artifacts/',
+      'bench/data/',
+      'coverage/',
+      '.stryker-tmp/',
+      'reports/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -54,6 +54,7 @@ export interface Tier2CallInput {
 /** A finite number as itself; a non-finite one as its string spelling, so no exporter ever sees it. */
 export function encodeNumber(value: number): number | string {
   if (Number.isFinite(value)) return value;
+  // Stryker disable next-line EqualityOperator: equivalent — only non-finite values get here, so 0 never does.
   return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
 }
 
@@ -97,8 +98,11 @@ export function writeRoutingAttributes(
   const kept = Math.min(total, limit);
   const floor = policy.floor ?? scorer.floor;
 
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const ids = new Array<string>(kept);
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const scores = new Array<number>(kept);
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const relevances = new Array<number>(kept);
   let nonFiniteIndexes: number[] | undefined;
   let nonFiniteValues: string[] | undefined;

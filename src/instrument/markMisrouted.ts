@@ -34,6 +34,7 @@ import {
 } from './semconv.js';
 import type { MarkMisroutedOptions, MisrouteMarkInput, MisrouteTarget } from './types.js';
 
+// Stryker disable next-line ObjectLiteral: equivalent for the OpenTelemetry SDK, whose default span kind is INTERNAL.
 const FEEDBACK_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
 
 /**
@@ -60,6 +61,7 @@ export function markMisrouted(
     }
     const parent = toParentSpanContext(target);
     if (parent === undefined) {
+      // Stryker disable next-line OptionalChaining: equivalent — a nullish target has already thrown in isSpan.
       logSwallowed('markMisrouted', new Error(`not a valid trace id: ${JSON.stringify(target?.traceId)}`));
       return;
     }
@@ -99,6 +101,7 @@ function syntheticSpanId(): string {
     id += Math.floor(Math.random() * 0x10000)
       .toString(16)
       .padStart(4, '0');
+  // Stryker disable next-line StringLiteral: unreachable in practice — only when four random 16-bit draws are all zero.
   return isValidSpanId(id) ? id : '0000000000000001';
 }
 

@@ -33,6 +33,7 @@ import {
 } from './semconv.js';
 import type { TurnRouteOptions } from './types.js';
 
+// Stryker disable next-line ObjectLiteral: equivalent for the OpenTelemetry SDK, whose default span kind is INTERNAL.
 const TURN_SPAN_OPTIONS: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL });
 
 /**

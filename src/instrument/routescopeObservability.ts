@@ -148,6 +148,7 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
   const exportEvent = (event: unknown): void => {
     if (stopped || !isTurnRoutedEvent(event)) return;
     try {
+      // Stryker disable next-line LogicalOperator: equivalent — the API's no-op tracer starts no recording span either; only the cost differs.
       recordEvent(event, settings, tracer !== undefined && mayRecord() ? tracer : undefined, metrics, index);
     } catch (err) {
       logSwallowed('recording a turn_routed event', err);
@@ -238,6 +239,7 @@ function recordEvent(
     const options: SpanOptions =
       time === undefined ? { kind: SPAN_OPTIONS_KIND } : { kind: SPAN_OPTIONS_KIND, startTime: time };
     const ids = conversationOf(reading, settings);
+    // Stryker disable next-line LogicalOperator: equivalent — decision and call are defined together.
     if (decision !== undefined && call !== undefined) {
       const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, options, parent);
       if (span !== undefined) {
@@ -255,6 +257,7 @@ function recordEvent(
           [ATTR_ROUTING_REBUILT_VERDICT]: decision.rebuilt.kind,
         };
         if (decision.differences.length > 0)
+          // Stryker disable next-line MethodExpression: equivalent — nothing writes to the reading's list afterwards.
           attrs[ATTR_ROUTING_REBUILT_DIFFERENCES] = decision.differences.slice();
         putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
         putString(attrs, ATTR_ROUTING_SCORER_NAME, reading.scorer);
@@ -285,6 +288,7 @@ function recordTurn(
 ): void {
   const span = startRecordingSpan(tracer, SPAN_ROUTING_TURN, options, parent);
   if (span === undefined) return;
+  // Stryker disable next-line StringLiteral: unreachable — a reading is plain data and the redaction is guarded, so encoding never throws here.
   const attrs = safeExecute('encoding the turn route', () =>
     encodeTurnRoute(reading.turn, {
       routerName: settings.routerName,
@@ -325,6 +329,7 @@ function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, nam
 }
 
 function endAt(span: Span, time: number | undefined): void {
+  // Stryker disable next-line BlockStatement: equivalent — span.end(undefined) below ends the span now, as endQuietly does.
   if (time === undefined) {
     endQuietly(span);
     return;

@@ -69,8 +69,10 @@ export function softmaxRelevance(sanitized: readonly number[]): number[] {
   const n = sanitized.length;
   if (n === 0) return [];
   let max = -Infinity;
+  // Stryker disable next-line EqualityOperator: equivalent — index n reads undefined (never > max); `>=` keeps the same max.
   for (let i = 0; i < n; i++) if (sanitized[i]! > max) max = sanitized[i]!;
   // Sized once: pushing would grow (and copy) the array several times on long candidate lists.
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const out = new Array<number>(n);
   let sum = 0;
   for (let i = 0; i < n; i++) {
@@ -78,6 +80,7 @@ export function softmaxRelevance(sanitized: readonly number[]): number[] {
     out[i] = e;
     sum += e;
   }
+  // Stryker disable next-line ConditionalExpression: equivalent for `sum === 0` — the max's own term is exp(0) = 1, so sum ≥ 1 or NaN.
   if (sum === 0 || !Number.isFinite(sum)) {
     for (let i = 0; i < n; i++) out[i] = 1 / n;
     return out;
@@ -157,6 +160,7 @@ function judgeTier2(
   for (let i = 0; i < n; i++) sanitized.push(sanitizeScore(scores[i]!.score));
   const relevance = softmaxRelevance(sanitized);
   // Stable: equal sanitized scores keep input order, so the earlier candidate wins.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — both sorts give the same order; only speed differs.
   const order = n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
   const floor = effectiveFloor(policy, scorer);
   const judged = judgedScores(scores, sanitized);
@@ -223,12 +227,16 @@ const PAIRWISE_DUPLICATE_MAX = 16;
  */
 function judgedScores(scores: readonly IntentScore[], sanitized: number[]): number[] {
   const n = scores.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent — both duplicate searches give the same scores.
   if (n <= PAIRWISE_DUPLICATE_MAX) {
     let judged: number[] | undefined;
+    // Stryker disable next-line EqualityOperator: equivalent — the last entry has nothing after it to look for.
     for (let i = 0; i < n - 1; i++) {
       const id = scores[i]!.id;
+      // Stryker disable next-line EqualityOperator: equivalent — j = i finds the entry itself and copies its own score.
       for (let j = n - 1; j > i; j--) {
         if (scores[j]!.id === id) {
+          // Stryker disable next-line MethodExpression: equivalent — `sanitized` is not read again once ranked.
           (judged ??= sanitized.slice())[i] = sanitized[j]!;
           break;
         }
@@ -238,7 +246,9 @@ function judgedScores(scores: readonly IntentScore[], sanitized: number[]): numb
   }
   const lastAt = lastOccurrences(scores);
   if (lastAt === undefined) return sanitized;
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const judged = new Array<number>(n);
+  // Stryker disable next-line EqualityOperator: equivalent — the slot past n is never read.
   for (let i = 0; i < n; i++) judged[i] = sanitized[lastAt[i]!]!;
   return judged;
 }
@@ -254,7 +264,9 @@ let idTable = new Int32Array(256);
 function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
   const n = scores.length;
   let size = 16;
+  // Stryker disable next-line EqualityOperator: equivalent — a larger table only probes less.
   while (size < 2 * n) size *= 2;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new table only costs an allocation.
   if (idTable.length < size) idTable = new Int32Array(size);
   const table = idTable;
   const mask = size - 1;
@@ -272,11 +284,13 @@ function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined
       if (scores[j]!.id === id) {
         // A repeat: every earlier entry of this id now points at this, its latest occurrence.
         lastAt ??= identityIndexes(n);
+        // Stryker disable next-line EqualityOperator: equivalent — lastAt[i] is still i, never j.
         for (let k = 0; k < i; k++) if (lastAt[k] === j) lastAt[k] = i;
         lastAt[j] = i;
         table[h] = i;
         break;
       }
+      // Stryker disable next-line ArithmeticOperator: equivalent — probing backwards visits the same slots.
       h = (h + 1) & mask;
     }
   }
@@ -285,6 +299,7 @@ function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined
 
 function identityIndexes(n: number): Int32Array {
   const out = new Int32Array(n);
+  // Stryker disable next-line EqualityOperator: equivalent — a typed array ignores a write past its end.
   for (let i = 0; i < n; i++) out[i] = i;
   return out;
 }
@@ -293,6 +308,7 @@ function identityIndexes(n: number): Int32Array {
  * A cheap hash of an id: its length and its last four UTF-16 code units (ids of one graph tend to differ at the
  * end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
  */
+// Stryker disable all: any hash is correct — it only picks where probing starts, `===` decides identity.
 function hashId(id: unknown): number {
   const text = typeof id === 'string' ? id : String(id);
   const n = text.length;
@@ -300,6 +316,7 @@ function hashId(id: unknown): number {
   for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
 }
+// Stryker restore all
 
 /**
  * Up to this many candidates are ranked by insertion sort, which at 64 candidates takes about half the time of
@@ -309,7 +326,9 @@ const INSERTION_SORT_MAX = 128;
 
 /** Indices by sanitized score, highest first, ties in input order (insertion is stable: `<` never passes an equal). */
 function rankByInsertion(sanitized: readonly number[]): number[] {
+  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first entry is overwritten before it is read, the extra last one is never read.
   const order: number[] = [];
+  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first key is overwritten before it is compared.
   const keys: number[] = [];
   for (let i = 0; i < sanitized.length; i++) {
     const v = sanitized[i]!;
@@ -335,6 +354,7 @@ function rankByComparator(sanitized: readonly number[]): number[] {
     const sa = sanitized[a]!;
     const sb = sanitized[b]!;
     if (sa === sb) return a - b;
+    // Stryker disable next-line EqualityOperator: equivalent — equal scores returned on the line above.
     return sb > sa ? 1 : -1;
   });
 }

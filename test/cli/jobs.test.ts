@@ -8,7 +8,7 @@
  * compiled worker script); the last test runs the built CLI with real worker threads when `dist/` has them.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
 import { makeTempDir, writeTraceFile, type DecisionSpanSpec } from '../helpers/traceFiles.js';
+import { requireBuild } from '../helpers/requireBuild.js';
 import { cli } from './runCliHarness.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 
@@ -213,8 +214,9 @@ describe('--jobs: same records and stats as one reader', () => {
 
   const bin = join(import.meta.dirname, '../../dist/bin/routescope.js');
   const worker = join(import.meta.dirname, '../../dist/bin/readWorker.js');
-  // `npm run test:all` builds first, so CI always runs this; a bare `npm test` without a build skips it.
-  it.skipIf(!existsSync(worker))('the built CLI with real worker threads gives the same report', () => {
+  // `npm run test:all` builds first; without a build this fails with a message saying to build, never skips.
+  it('the built CLI with real worker threads gives the same report', () => {
+    requireBuild(bin, worker);
     const dir = join(temp.dir, 'cli');
     const run = (jobs: string): string => {
       const r = spawnSync(

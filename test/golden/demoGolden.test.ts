@@ -2,7 +2,8 @@
 //
 // The demo's file is reproducible (seeded ids, batches cut by size), so each command's JSON on it is too,
 // apart from what must vary: span times and the temp folder the file sits in. Those are normalized; every
-// other byte is compared with the committed golden file. UPDATE_GOLDEN=1 rewrites the golden files.
+// other byte is compared with the committed golden file. UPDATE_GOLDEN=1 rewrites the golden files, and is
+// refused where CI is set: a run that rewrites what it compares with would pass whatever the output.
 // Compared after normalization and a prettier layout, so a change reads as a small diff in review.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { cli } from '../cli/runCliHarness.js';
 
 const GOLDEN_DIR = dirname(fileURLToPath(import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 /** The conversation `explain` is pinned on: a cold menu that missed, then a near-tie stay that kept the miss. */
 const EXPLAIN_CONVERSATION = 'web-011';
 /** Keys whose values are wall-clock times. */
@@ -49,6 +51,12 @@ function normalizeReport(value: unknown, tempDir: string, key = ''): unknown {
 }
 
 async function checkGolden(name: string, argv: readonly string[]): Promise<void> {
+  if (UPDATE && IN_CI) {
+    throw new Error(
+      'UPDATE_GOLDEN=1 is refused where CI is set: it would rewrite the golden files instead of checking them. ' +
+        'Update them on your machine (UPDATE_GOLDEN=1 npx vitest run test/golden) and commit the diff.',
+    );
+  }
   const run = await cli([...argv, '--format', 'json']);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { INSTRUMENTATION_SCOPE_NAME } from '../../src/instrument/safeExecute.js';
+import { resolveInstrumentationConfig } from '../../src/instrument/resolveInstrumentationConfig.js';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_ROUTING_CANDIDATE_IDS,
@@ -601,5 +602,35 @@ describe('the behaviour and the path on the record', () => {
     expect(recorded(foreign, { policySemantics: 'agentfootprint-9.62' })[ATTR_ROUTING_POLICY_SEMANTICS]).toBe(
       'agentfootprint-9.62',
     );
+  });
+});
+
+describe('the resolved configuration', () => {
+  it('maxRecordedCandidates 0 records no candidate and counts them all as omitted; fractions round down', () => {
+    const call: Tier2Call = { scores: [s('a', 1), s('b', 0.5)], incumbentId: undefined, policy: policy() };
+    expect(resolveInstrumentationConfig({ maxRecordedCandidates: 0 }).maxRecordedCandidates).toBe(0);
+    expect(resolveInstrumentationConfig({ maxRecordedCandidates: 2.7 }).maxRecordedCandidates).toBe(2);
+    for (const bad of [-1, NaN, Infinity, '3']) {
+      const max = bad as number;
+      expect(resolveInstrumentationConfig({ maxRecordedCandidates: max }).maxRecordedCandidates).toBe(20);
+    }
+    const { span } = routeOnce(call, { maxRecordedCandidates: 0 });
+    expect(span.attributes[ATTR_ROUTING_CANDIDATE_IDS]).toStrictEqual([]);
+    expect(span.attributes[ATTR_ROUTING_CANDIDATE_OMITTED]).toBe(2);
+  });
+
+  it('recordWitness and redactWitness given are kept; absent, the defaults (off, and the text unchanged)', () => {
+    const redact = (text: string) => text.toUpperCase();
+    const given = resolveInstrumentationConfig({ recordWitness: true, redactWitness: redact });
+    expect(given.recordWitness).toBe(true);
+    expect(given.redactWitness).toBe(redact);
+    const defaults = resolveInstrumentationConfig({});
+    expect(defaults.recordWitness).toBe(false);
+    expect(defaults.redactWitness('as typed')).toBe('as typed');
+  });
+
+  it("spans carry the instrumentation scope 'routescope'", () => {
+    const { span } = routeOnce({ scores: [s('a', 1)], incumbentId: undefined, policy: policy() });
+    expect(span.instrumentationScope.name).toBe('routescope');
   });
 });

@@ -93,3 +93,34 @@ describe('markMisrouted', () => {
     expect(sdk.spans()).toHaveLength(0);
   });
 });
+
+describe('markMisrouted: which span carries the mark', () => {
+  it('a live span carries the event itself: no feedback span is made', () => {
+    const span = sdk.provider.getTracer('host').startSpan('routing');
+    markMisrouted(span, mark, { tracerProvider: sdk.provider });
+    span.end();
+    expect(sdk.spans().map((sp) => sp.name)).toStrictEqual(['routing']);
+  });
+
+  it('the feedback span of bare ids has a remote, sampled parent: the given span id, else a random valid one', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    markMisrouted({ traceId, spanId: '00f067aa0ba902b7' }, mark, { tracerProvider: sdk.provider });
+    markMisrouted({ traceId, spanId: 'not-a-span-id' }, mark, { tracerProvider: sdk.provider });
+    markMisrouted({ traceId, spanId: '0000000000000000' }, mark, { tracerProvider: sdk.provider });
+    const parents = sdk.spans().map((sp) => sp.parentSpanContext!);
+    expect(parents[0]!.spanId).toBe('00f067aa0ba902b7');
+    for (const parent of parents) {
+      expect(parent.isRemote).toBe(true);
+      expect(parent.traceFlags).toBe(1);
+      expect(parent.spanId).toMatch(/^(?!0{16})[0-9a-f]{16}$/);
+    }
+    expect(parents[1]!.spanId).not.toBe(parents[2]!.spanId);
+  });
+
+  it('a target that is neither a span nor ids with a string trace id records nothing', () => {
+    for (const target of [{ traceId: 42 }, 'trace', { spanContext: () => undefined }, undefined]) {
+      markMisrouted(target as never, mark, { tracerProvider: sdk.provider });
+    }
+    expect(sdk.spans()).toStrictEqual([]);
+  });
+});

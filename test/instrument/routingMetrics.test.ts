@@ -6,7 +6,13 @@
  * meter is asked for anything.
  */
 import { diag, DiagLogLevel, metrics as metricsApi } from '@opentelemetry/api';
-import type { Counter, Histogram, Meter, MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
+import type {
+  Counter,
+  Histogram,
+  Meter,
+  MeterProvider as ApiMeterProvider,
+  TracerProvider,
+} from '@opentelemetry/api';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import {
   DataPointType,
@@ -433,5 +439,66 @@ describe('cost', () => {
     } finally {
       metricsApi.disable();
     }
+  });
+});
+
+describe('metrics without traces', () => {
+  it('a tracer provider whose getTracer throws still lets every decision be counted', async () => {
+    const meter = createMemoryMeter();
+    const throwing: TracerProvider = {
+      getTracer: () => {
+        throw new Error('getTracer');
+      },
+    };
+    const wrapped = instrumentDecideTier2(decideTier2, {
+      tracerProvider: throwing,
+      meterProvider: meter.provider,
+    });
+    expect(wrapped).not.toBe(decideTier2);
+    const verdicts = route(wrapped, MIX);
+    const counts = countsByLabels((await meter.collect()).get(METRIC_ROUTING_DECISIONS));
+    expect(counts).toEqual(tally(MIX.map((c, i) => expectedLabels('unknown', 'unknown', c, verdicts[i]!))));
+  });
+
+  it('each instrument says what it measures', async () => {
+    const meter = createMemoryMeter();
+    instrumentDecideTier2(decideTier2, { meterProvider: meter.provider })(
+      [s('a', 0.9), s('b', 0.85)],
+      undefined,
+      policy(),
+    );
+    const got = await meter.collect();
+    expect(got.get(METRIC_ROUTING_DECISIONS)!.descriptor.description).toMatch(/^Tier-2 routing decisions/);
+    expect(got.get(METRIC_ROUTING_GAP)!.descriptor.description).toMatch(/^Pairwise runner-up gap/);
+  });
+
+  it('a negative gap (duplicate ids, judged by their last score) is counted but kept out of the histogram', async () => {
+    const meter = createMemoryMeter();
+    const wrapped = instrumentDecideTier2(decideTier2, { meterProvider: meter.provider });
+    const verdict = wrapped([s('a', 1), s('b', 0.9), s('a', 0)], undefined, policy());
+    expect(verdict.runnerUp!.gap).toBeLessThan(0);
+    const got = await meter.collect();
+    expect([...countsByLabels(got.get(METRIC_ROUTING_DECISIONS)).values()]).toStrictEqual([1]);
+    expect(histogramTotals(got.get(METRIC_ROUTING_GAP)).count).toBe(0);
+  });
+});
+
+describe('the gap histogram takes finite gaps only', () => {
+  it('a routing function reporting a non-finite or negative gap has the decision counted, the gap left out', async () => {
+    const meter = createMemoryMeter();
+    for (const gap of [NaN, Infinity, -0.5]) {
+      const decide: DecideTier2 = (scores) => ({
+        kind: 'stay',
+        ranked: scores.map((c) => ({ ...c, relevance: 0.5 })),
+        runnerUp: { id: 'b', gap },
+        decisive: false,
+      });
+      instrumentDecideTier2(decide, { meterProvider: meter.provider })([s('a', 1), s('b', 1)], 'a', policy());
+    }
+    const got = await meter.collect();
+    expect([...countsByLabels(got.get(METRIC_ROUTING_DECISIONS)).values()].reduce((a, b) => a + b, 0)).toBe(
+      3,
+    );
+    expect(histogramTotals(got.get(METRIC_ROUTING_GAP))).toMatchObject({ count: 0, sum: 0 });
   });
 });

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDecideTier2, decideTier2 } from '../../src/policy/routingPolicy.js';
 import type {
+  DecideTier2,
   IntentScore,
   PolicySemantics,
   RoutingPolicy,
@@ -86,7 +87,8 @@ const aliveOf = (v: Tier2Verdict, c: Call) =>
 describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
   'routingPolicy laws (%s)',
   (semantics) => {
-    const decideAs = createDecideTier2(semantics);
+    // Asked for inside each law, so a broken factory fails the laws rather than the file's collection.
+    const decideAs: DecideTier2 = (...args) => createDecideTier2(semantics)(...args);
     const decide = (c: Call): Tier2Verdict => decideAs(c.scores, c.incumbent, c.policy, c.scorer);
 
     it('relevance shares sum to 1 (within 1e-9), each in [0, 1]', () => {
@@ -329,7 +331,8 @@ describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
 );
 
 describe('the two behaviours', () => {
-  const as962 = createDecideTier2('agentfootprint-9.62');
+  const as962 = (...args: Parameters<DecideTier2>): Tier2Verdict =>
+    createDecideTier2('agentfootprint-9.62')(...args);
 
   it("createDecideTier2('contract') is decideTier2", () => {
     expect(createDecideTier2('contract')).toBe(decideTier2);

@@ -23,7 +23,13 @@ import {
   sanitizeScore,
   softmaxRelevance,
 } from '../../src/policy/routingPolicy.js';
-import type { IntentScore, RoutingPolicy, Tier2Verdict, TurnRoute } from '../../src/policy/types.js';
+import type {
+  DecideTier2,
+  IntentScore,
+  RoutingPolicy,
+  Tier2Verdict,
+  TurnRoute,
+} from '../../src/policy/types.js';
 
 const s = (id: string, score: number): IntentScore => ({ id, score });
 const P = DEFAULT_ROUTING_POLICY;
@@ -106,6 +112,11 @@ describe('the small pieces', () => {
 
   it('pairwiseGap is count-independent: shifting both scores leaves it unchanged', () => {
     expect(pairwiseGap(10.5, 10)).toBeCloseTo(pairwiseGap(0.5, 0), 12);
+  });
+
+  it('softmaxRelevance gives one share per candidate, no more', () => {
+    expect(softmaxRelevance([1, 2, 3])).toHaveLength(3);
+    expect(softmaxRelevance([-Infinity, -Infinity])).toStrictEqual([0.5, 0.5]);
   });
 
   it('softmaxRelevance of nothing is nothing', () => {
@@ -237,6 +248,12 @@ describe('ranking', () => {
     const v = decideTier2([s('b', 0.5), s('a', 0.5)], undefined, P, { categorical: true });
     expect(v).toMatchObject({ kind: 'move', to: 'b' });
     expect(v.runnerUp).toEqual({ id: 'a', gap: 0 });
+  });
+
+  it('equal scores keep input order in long lists too (past the insertion-sort bound)', () => {
+    const many = Array.from({ length: 200 }, (_, i) => s(`c${i}`, i % 2 === 0 ? 0.5 : 0.7));
+    const expected = [...many.filter((_, i) => i % 2 === 1), ...many.filter((_, i) => i % 2 === 0)];
+    expect(ids(decideTier2(many, undefined, P))).toStrictEqual(expected.map((c) => c.id));
   });
 
   it('non-finite scores keep input order among themselves (they all sanitize to -Infinity)', () => {
@@ -534,6 +551,16 @@ describe('the near-tie menu', () => {
     expect(offeredOf(v)).toEqual(['a', 'c']);
   });
 
+  it('a candidate exactly AT the margin from the top is not offered (the menu is strictly within it)', () => {
+    const margin = pairwiseGap(0.9, 0.5);
+    const v = decideTier2(
+      [s('a', 0.9), s('b', 0.85), s('c', 0.5)],
+      undefined,
+      policy({ nearTieMargin: margin }),
+    );
+    expect(offeredOf(v)).toStrictEqual(['a', 'b']);
+  });
+
   it('a cluster is measured from the top, not chained: each offered one is within the margin of the top', () => {
     // b is within the margin of a, c within the margin of b, but c is not within the margin of a.
     const v = decideTier2([s('a', 1), s('b', 0.8), s('c', 0.6)], undefined, policy({ menuSize: 10 }));
@@ -605,7 +632,8 @@ describe('menuOutstanding', () => {
 });
 
 describe('the two published behaviours', () => {
-  const as962 = createDecideTier2('agentfootprint-9.62');
+  const as962 = (...args: Parameters<DecideTier2>): Tier2Verdict =>
+    createDecideTier2('agentfootprint-9.62')(...args);
 
   it('9.62 has no incumbent-at/below-floor clause: [f:0, c:1, i:1], incumbent f, margin 1, floor 0 → stay', () => {
     const scores = [s('f', 0), s('c', 1), s('i', 1)];
@@ -623,7 +651,7 @@ describe('the two published behaviours', () => {
 
   it('policySemanticsOf names the behaviour of each of the module`s verdict functions, and nothing else', () => {
     expect(policySemanticsOf(decideTier2)).toBe('contract');
-    expect(policySemanticsOf(as962)).toBe('agentfootprint-9.62');
+    expect(policySemanticsOf(createDecideTier2('agentfootprint-9.62'))).toBe('agentfootprint-9.62');
     expect(
       policySemanticsOf((...args: Parameters<typeof decideTier2>) => decideTier2(...args)),
     ).toBeUndefined();
@@ -641,7 +669,8 @@ describe('the two published behaviours', () => {
 describe.each(['contract', 'agentfootprint-9.62'] as const)(
   "duplicate ids, judged by their id's last score (9.62's real output) — %s",
   (semantics) => {
-    const decide = createDecideTier2(semantics);
+    // Asked for inside each test, so a broken factory fails the tests rather than the file's collection.
+    const decide = (...args: Parameters<DecideTier2>): Tier2Verdict => createDecideTier2(semantics)(...args);
 
     it('[a:0, a:1], cold, margin 0.3, menu 2 → menu [a, a], runner-up a at gap 0, not decisive', () => {
       const v = decide([s('a', 0), s('a', 1)], undefined, policy({ nearTieMargin: 0.3, menuSize: 2 }));

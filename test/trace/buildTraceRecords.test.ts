@@ -5,9 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
 import {
+  ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_ROUTING_BY,
   ATTR_ROUTING_MISROUTE_EXPECTED,
+  ATTR_ROUTING_MISROUTE_REASON,
+  ATTR_ROUTING_MISROUTE_SOURCE,
+  ATTR_ROUTING_ROUTER,
+  ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_VERDICT,
+  ATTR_SERVICE_NAME,
   ATTR_ROUTING_RECORD_VERSION,
   EVENT_ROUTING_MISROUTED,
   ROUTING_RECORD_VERSION,
@@ -15,7 +22,7 @@ import {
   SPAN_ROUTING_TIER2,
 } from '../../src/instrument/semconv.js';
 import { DEFAULT_ROUTING_POLICY, decideTier2 } from '../../src/policy/routingPolicy.js';
-import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
+import { createTraceRecordBuilder, isRoutingCandidate } from '../../src/trace/buildTraceRecords.js';
 import type { AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
 import type { EventView, ResourceView, SpanView } from '../../src/trace/internal-types.js';
 import { createReadStats } from '../../src/trace/readStats.js';
@@ -157,5 +164,156 @@ describe('buildTraceRecords', () => {
     expect(stats.duplicates).toBe(0);
     expect(stats.problems).toHaveLength(2);
     expect(stats.problems[0]!.reason).toMatch(/no usable span id \(got "xyz"/);
+  });
+});
+
+const EMPTY_RESOURCE: ResourceView = { service: undefined, attributes: new Map() };
+
+function buildOn(resource: ResourceView, spans: SpanView[]) {
+  const stats = createReadStats();
+  const builder = createTraceRecordBuilder(stats);
+  const out: TraceRecord[] = [];
+  for (const s of spans) builder.addSpan(s, resource, SOURCE, out);
+  return { out, stats };
+}
+
+/** The context fields of a record (what the builder adds to the decoded value). */
+function contextOf(r: TraceRecord): Record<string, unknown> {
+  const keys = [
+    'traceId',
+    'spanId',
+    'parentSpanId',
+    'service',
+    'router',
+    'scorer',
+    'conversationId',
+    'agentName',
+  ];
+  return Object.fromEntries(Object.entries(r).filter(([k]) => keys.includes(k)));
+}
+
+describe('isRoutingCandidate', () => {
+  it('a feedback or tier-2 span name, a verdict or by attribute, or a misroute event: each alone is enough', () => {
+    const no = () => false;
+    expect(isRoutingCandidate(SPAN_ROUTING_FEEDBACK, no, no)).toBe(true);
+    expect(isRoutingCandidate(SPAN_ROUTING_TIER2, no, no)).toBe(true);
+    expect(isRoutingCandidate('chat', (k) => k === ATTR_ROUTING_VERDICT, no)).toBe(true);
+    expect(isRoutingCandidate('chat', (k) => k === ATTR_ROUTING_BY, no)).toBe(true);
+    expect(isRoutingCandidate('chat', no, (e) => e === EVENT_ROUTING_MISROUTED)).toBe(true);
+    expect(
+      isRoutingCandidate(
+        'chat',
+        (k) => k === 'other',
+        (e) => e === 'other',
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('the context a record carries', () => {
+  it('only what was recorded: no parent, service, router, scorer, conversation or agent key when absent', () => {
+    const { out, stats } = buildOn(EMPTY_RESOURCE, [span('00000000000000b1')]);
+    expect(contextOf(out[0]!)).toStrictEqual({ traceId: TRACE, spanId: '00000000000000b1' });
+    expect(stats.problems).toStrictEqual([]);
+  });
+
+  it('router, scorer and agent from the span (numbers as text); service and agent fall back to the resource', () => {
+    const attrs = decisionAttrs();
+    attrs.set(ATTR_ROUTING_ROUTER, 'support');
+    attrs.set(ATTR_ROUTING_SCORER_NAME, 7);
+    attrs.set(ATTR_GEN_AI_AGENT_NAME, true);
+    const fromResource: ResourceView = {
+      service: undefined,
+      attributes: new Map<string, AttributeValue>([
+        [ATTR_SERVICE_NAME, 'svc-attr'],
+        [ATTR_GEN_AI_AGENT_NAME, 'agent-r'],
+      ]),
+    };
+    const { out } = buildOn(fromResource, [
+      span('00000000000000b2', { attributes: attrs }),
+      span('00000000000000b3'),
+    ]);
+    expect(contextOf(out[0]!)).toStrictEqual({
+      traceId: TRACE,
+      spanId: '00000000000000b2',
+      service: 'svc-attr',
+      router: 'support',
+      scorer: '7',
+      agentName: 'true',
+    });
+    expect(contextOf(out[1]!)).toMatchObject({ agentName: 'agent-r' });
+  });
+
+  it('a misroute mark holds exactly what its event recorded, and only misroute events are marks', () => {
+    const full: EventView = {
+      name: EVENT_ROUTING_MISROUTED,
+      timeUnixMs: 1002,
+      attributes: new Map<string, AttributeValue>([
+        [ATTR_ROUTING_MISROUTE_EXPECTED, 'refunds'],
+        [ATTR_ROUTING_MISROUTE_REASON, 'wrong'],
+        [ATTR_ROUTING_MISROUTE_SOURCE, 'eval'],
+      ]),
+    };
+    const bare: EventView = { name: EVENT_ROUTING_MISROUTED, timeUnixMs: undefined, attributes: new Map() };
+    const other: EventView = { name: 'exception', timeUnixMs: 1003, attributes: new Map() };
+    const { out } = buildOn(EMPTY_RESOURCE, [span('00000000000000b4', { events: [full, other, bare] })]);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.misroutes).toStrictEqual([
+      { expected: 'refunds', reason: 'wrong', source: 'eval', timeUnixMs: 1002 },
+      {},
+    ]);
+  });
+
+  it('a misroute record from a feedback span carries its mark once, not again as the span’s misroutes', () => {
+    const { out } = buildOn(EMPTY_RESOURCE, [
+      span('00000000000000b5', { name: SPAN_ROUTING_FEEDBACK, attributes: new Map(), events: [mark('z')] }),
+    ]);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ kind: 'misroute', mark: { expected: 'z' }, misroutes: [] });
+  });
+});
+
+describe('what a span amounts to', () => {
+  it('a tier-2 span that ended in error never had a verdict: a plain span', () => {
+    const { out, stats } = build([span('00000000000000c1', { error: true, attributes: new Map() })]);
+    expect(out).toStrictEqual([]);
+    expect(stats).toMatchObject({ spans: 1, nonRoutingSpans: 1, problems: [] });
+  });
+
+  it('a tier-2 span that lost its verdict is incomplete, named with its span and trace', () => {
+    const { out, stats } = build([span('00000000000000c2', { attributes: new Map() })]);
+    expect(out).toStrictEqual([]);
+    expect(stats.problems).toHaveLength(1);
+    expect(stats.problems[0]!.kind).toBe('incomplete');
+    expect(stats.problems[0]!.reason).toMatch(
+      new RegExp(`^routing span 00000000000000c2 in trace ${TRACE}: missing or malformed: `),
+    );
+  });
+
+  it('an unusable trace id is named as such, for each kind of span', () => {
+    const bad = { traceId: 'nope' };
+    const { stats } = build([
+      span('00000000000000c3', bad),
+      span('00000000000000c4', { ...bad, name: 'x', attributes: new Map([[ATTR_ROUTING_BY, 'intent']]) }),
+      span('00000000000000c5', {
+        ...bad,
+        name: SPAN_ROUTING_FEEDBACK,
+        attributes: new Map(),
+        events: [mark('a')],
+      }),
+    ]);
+    expect(stats.problems.map((p) => [p.kind, p.reason])).toStrictEqual([
+      ['incomplete', 'routing span has no usable trace id (got "nope"; expected 32 hex digits)'],
+      ['incomplete', 'turn span has no usable trace id (got "nope"; expected 32 hex digits)'],
+      ['incomplete', 'feedback span has no usable trace id (got "nope"; expected 32 hex digits)'],
+    ]);
+  });
+
+  it('plain spans counted in bulk add to spans and to non-routing spans', () => {
+    const stats = createReadStats();
+    const builder = createTraceRecordBuilder(stats);
+    builder.countPlainSpans(3);
+    builder.countPlainSpans(2);
+    expect(stats).toMatchObject({ spans: 5, nonRoutingSpans: 5 });
   });
 });

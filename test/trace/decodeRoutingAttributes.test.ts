@@ -118,7 +118,7 @@ describe('toNumber', () => {
 
 describe('decodeRoutingAttributes', () => {
   it('a complete record decodes to the decision, the NaN score restored', () => {
-    expect(decodeRoutingAttributes(base())).toEqual({ kind: 'ok', value: BASE_VALUE });
+    expect(decodeRoutingAttributes(base())).toStrictEqual({ kind: 'ok', value: BASE_VALUE });
   });
 
   it('hasRoutingVerdict: true only when the verdict key is there', () => {
@@ -141,7 +141,7 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_SCORER_FLOOR]: '0',
       [K.ATTR_ROUTING_EFFECTIVE_FLOOR]: '0',
     });
-    expect(ok(decodeRoutingAttributes(m))).toEqual(BASE_VALUE);
+    expect(ok(decodeRoutingAttributes(m))).toStrictEqual(BASE_VALUE);
   });
 
   it('accepts "NaN", "Infinity" and "-Infinity" for policy and scorer numbers', () => {
@@ -153,7 +153,7 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_EFFECTIVE_FLOOR]: '-Infinity',
     });
     const v = ok(decodeRoutingAttributes(m));
-    expect(v.policy).toEqual({ nearTieMargin: NaN, menuSize: Infinity, floor: -Infinity });
+    expect(v.policy).toStrictEqual({ nearTieMargin: NaN, menuSize: Infinity, floor: -Infinity });
     expect(v.scorerTraits.floor).toBeNaN();
     expect(v.effectiveFloor).toBe(-Infinity);
   });
@@ -166,7 +166,7 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES]: [3, 1, 2],
       [K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES]: ['-Infinity', 'NaN', 'Infinity'],
     });
-    expect(ok(decodeRoutingAttributes(m)).ranked.map((r) => r.score)).toEqual([
+    expect(ok(decodeRoutingAttributes(m)).ranked.map((r) => r.score)).toStrictEqual([
       0.9,
       NaN,
       Infinity,
@@ -183,7 +183,7 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES]: '[2]',
       [K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES]: '["NaN"]',
     });
-    expect(ok(decodeRoutingAttributes(m))).toEqual(BASE_VALUE);
+    expect(ok(decodeRoutingAttributes(m))).toStrictEqual(BASE_VALUE);
   });
 
   it('accepts booleans as "true"/"false" strings (string tags)', () => {
@@ -193,7 +193,7 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_FLOOR_DECLARED]: 'true',
       [K.ATTR_ROUTING_SCORER_CATEGORICAL]: 'false',
     });
-    expect(ok(decodeRoutingAttributes(m))).toEqual(BASE_VALUE);
+    expect(ok(decodeRoutingAttributes(m))).toStrictEqual(BASE_VALUE);
   });
 
   it('accepts null inside number arrays as NaN (how the JS exporter writes a non-finite double)', () => {
@@ -210,8 +210,8 @@ describe('decodeRoutingAttributes', () => {
   it('ids recorded as numbers are read as their decimal text', () => {
     const m = withAttrs({ [K.ATTR_ROUTING_CANDIDATE_IDS]: [1, 2, 3], [K.ATTR_ROUTING_OFFERED]: [1, 2] });
     const v = ok(decodeRoutingAttributes(m));
-    expect(v.ranked.map((r) => r.id)).toEqual(['1', '2', '3']);
-    expect(v.offered).toEqual(['1', '2']);
+    expect(v.ranked.map((r) => r.id)).toStrictEqual(['1', '2', '3']);
+    expect(v.offered).toStrictEqual(['1', '2']);
   });
 
   const REQUIRED = [
@@ -244,6 +244,53 @@ describe('decodeRoutingAttributes', () => {
     [K.ATTR_ROUTING_FLOOR_DECLARED, 1],
   ] as const)('reports incomplete, naming the key, when %s is malformed (%j)', (key, value) => {
     expect(reasonOf(decodeRoutingAttributes(withAttrs({ [key]: value })))).toContain(key);
+  });
+
+  it('only the required keys: a decision with no optional key present, not even as undefined', () => {
+    const m = new Map<string, AttributeValue>([
+      [K.ATTR_ROUTING_VERDICT, 'stay'],
+      [K.ATTR_ROUTING_DECISIVE, true],
+      [K.ATTR_ROUTING_CANDIDATE_IDS, ['a']],
+      [K.ATTR_ROUTING_CANDIDATE_SCORES, [1]],
+      [K.ATTR_ROUTING_CANDIDATE_RELEVANCES, [1]],
+      [K.ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN, 0.15],
+      [K.ATTR_ROUTING_POLICY_MENU_SIZE, 3],
+      [K.ATTR_ROUTING_FLOOR_DECLARED, false],
+    ]);
+    expect(ok(decodeRoutingAttributes(m))).toStrictEqual({
+      verdict: 'stay',
+      decisive: true,
+      nearTie: false,
+      ranked: [{ id: 'a', score: 1, relevance: 1 }],
+      candidateCount: 1,
+      omitted: 0,
+      policy: { nearTieMargin: 0.15, menuSize: 3 },
+      scorerTraits: {},
+      floorDeclared: false,
+    });
+  });
+
+  it('the missing keys are listed comma-separated', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_VERDICT]: undefined, [K.ATTR_ROUTING_DECISIVE]: undefined });
+    expect(reasonOf(decodeRoutingAttributes(m))).toBe(
+      `missing or malformed: ${K.ATTR_ROUTING_VERDICT}, ${K.ATTR_ROUTING_DECISIVE}`,
+    );
+  });
+
+  it('the recorded source is kept when it is one of the two producers: wrapper or turn_routed', () => {
+    for (const source of ['wrapper', 'turn_routed']) {
+      expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_SOURCE]: source }))).recordedBy).toBe(
+        source,
+      );
+    }
+    expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_SOURCE]: 'other' })))).not.toHaveProperty(
+      'recordedBy',
+    );
+  });
+
+  it('near_tie absent: a runner-up id without its gap is no near-tie', () => {
+    const m = withAttrs({ [K.ATTR_ROUTING_NEAR_TIE]: undefined, [K.ATTR_ROUTING_RUNNER_UP_GAP]: undefined });
+    expect(ok(decodeRoutingAttributes(m)).nearTie).toBe(false);
   });
 
   it('names every missing key at once', () => {
@@ -332,6 +379,22 @@ describe('decodeRoutingAttributes', () => {
     expect(reasonOf(decodeRoutingAttributes(m))).toMatch(pattern);
   });
 
+  it('a non-finite score at index 0 is restored there (0 is a valid index)', () => {
+    const m = withAttrs({
+      [K.ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES]: [0],
+      [K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES]: ['-Infinity'],
+    });
+    expect(ok(decodeRoutingAttributes(m)).ranked.map((r) => r.score)).toStrictEqual([-Infinity, 0.85, 0]);
+  });
+
+  it('an index one past the last candidate is out of range', () => {
+    const m = withAttrs({
+      [K.ATTR_ROUTING_CANDIDATE_NONFINITE_INDEXES]: [3],
+      [K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES]: ['NaN'],
+    });
+    expect(reasonOf(decodeRoutingAttributes(m))).toBe('non-finite index 3 is out of range');
+  });
+
   it('reports non-finite indexes recorded without their values', () => {
     const m = withAttrs({ [K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES]: undefined });
     expect(reasonOf(decodeRoutingAttributes(m))).toContain(K.ATTR_ROUTING_CANDIDATE_NONFINITE_VALUES);
@@ -351,17 +414,19 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_INCUMBENT_ID]: 'x',
       [K.ATTR_ROUTING_INCUMBENT_SCORED]: true,
     });
-    expect(ok(decodeRoutingAttributes(flagged)).incumbent).toEqual({ id: 'x', scored: true });
-    expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_INCUMBENT_ID]: 'b' }))).incumbent).toEqual({
+    expect(ok(decodeRoutingAttributes(flagged)).incumbent).toStrictEqual({ id: 'x', scored: true });
+    expect(
+      ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_INCUMBENT_ID]: 'b' }))).incumbent,
+    ).toStrictEqual({
       id: 'b',
       scored: true,
     });
-    expect(ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_INCUMBENT_ID]: 'zz' }))).incumbent).toEqual(
-      {
-        id: 'zz',
-        scored: false,
-      },
-    );
+    expect(
+      ok(decodeRoutingAttributes(withAttrs({ [K.ATTR_ROUTING_INCUMBENT_ID]: 'zz' }))).incumbent,
+    ).toStrictEqual({
+      id: 'zz',
+      scored: false,
+    });
     expect('incumbent' in ok(decodeRoutingAttributes(base()))).toBe(false);
   });
 
@@ -419,7 +484,7 @@ describe('decodeRoutingAttributes', () => {
     );
     expect('effectiveFloor' in none).toBe(false);
     expect(none.floorDeclared).toBe(false);
-    expect(none.scorerTraits).toEqual({ categorical: false });
+    expect(none.scorerTraits).toStrictEqual({ categorical: false });
   });
 
   it('`__proto__` and `constructor` keys and ids are plain data', () => {
@@ -432,9 +497,9 @@ describe('decodeRoutingAttributes', () => {
       [K.ATTR_ROUTING_INCUMBENT_ID]: '__proto__',
     });
     const v = ok(decodeRoutingAttributes(m));
-    expect(v.ranked.map((r) => r.id)).toEqual(['__proto__', 'constructor', 'n']);
-    expect(v.offered).toEqual(['__proto__', 'constructor']);
-    expect(v.incumbent).toEqual({ id: '__proto__', scored: true });
+    expect(v.ranked.map((r) => r.id)).toStrictEqual(['__proto__', 'constructor', 'n']);
+    expect(v.offered).toStrictEqual(['__proto__', 'constructor']);
+    expect(v.incumbent).toStrictEqual({ id: '__proto__', scored: true });
     expect(v.runnerUp?.id).toBe('constructor');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
@@ -442,7 +507,7 @@ describe('decodeRoutingAttributes', () => {
 
   it('keys it does not know are ignored', () => {
     const m = withAttrs({ 'agentfootprint.routing.future_thing': 7, 'service.name': 'svc' });
-    expect(ok(decodeRoutingAttributes(m))).toEqual(BASE_VALUE);
+    expect(ok(decodeRoutingAttributes(m))).toStrictEqual(BASE_VALUE);
   });
 
   it('the recorded behaviour, source path, scorer window and rebuilt verdict are decoded', () => {
@@ -496,7 +561,7 @@ describe('decodeTurnAttributes', () => {
       [K.ATTR_ROUTING_WITNESS_KEYWORD, 'refund'],
       [K.ATTR_ROUTING_WITNESS_TEXT, 'I want a refund'],
     ]);
-    expect(decodeTurnAttributes(m)).toEqual({
+    expect(decodeTurnAttributes(m)).toStrictEqual({
       by: 'entry',
       to: 'billing',
       witnessKeyword: 'refund',
@@ -511,11 +576,75 @@ describe('decodeTurnAttributes', () => {
       [K.ATTR_ROUTING_OFFERED, '["a","b"]'],
       [K.ATTR_ROUTING_STAY_OFFERED, 'true'],
     ]);
-    expect(decodeTurnAttributes(m)).toEqual({
+    expect(decodeTurnAttributes(m)).toStrictEqual({
       by: 'menu',
       from: 'faq',
       offered: ['a', 'b'],
       stayOffered: true,
+    });
+  });
+
+  it.each(['entry', 'intent', 'continuity', 'menu', 'decider', 'none'])(
+    'by %s alone decodes to just that',
+    (by) => {
+      expect(decodeTurnAttributes(new Map([[K.ATTR_ROUTING_BY, by]]))).toStrictEqual({ by });
+    },
+  );
+
+  it('a decider with only its provider, or only its pick, is decoded', () => {
+    for (const [key, part] of [
+      [K.ATTR_ROUTING_DECIDER_PROVIDER, { provider: 'p' }],
+      [K.ATTR_ROUTING_DECIDER_PICKED, { picked: 'p' }],
+    ] as const) {
+      const m = new Map<string, AttributeValue>([
+        [K.ATTR_ROUTING_BY, 'decider'],
+        [key, 'p'],
+      ]);
+      expect(decodeTurnAttributes(m)).toStrictEqual({ by: 'decider', decider: part });
+    }
+  });
+
+  it('the decider model and the dropped resume id are decoded, each on its own', () => {
+    const model = new Map<string, AttributeValue>([
+      [K.ATTR_ROUTING_BY, 'decider'],
+      [K.ATTR_ROUTING_DECIDER_MODEL, 'gpt-4o-mini'],
+    ]);
+    expect(decodeTurnAttributes(model)).toStrictEqual({ by: 'decider', decider: { model: 'gpt-4o-mini' } });
+    const dropped = new Map<string, AttributeValue>([
+      [K.ATTR_ROUTING_BY, 'continuity'],
+      [K.ATTR_ROUTING_DROPPED_RESUME_ID, 'refunds'],
+    ]);
+    expect(decodeTurnAttributes(dropped)).toStrictEqual({
+      by: 'continuity',
+      droppedResume: { id: 'refunds' },
+    });
+  });
+
+  it('every turn key decoded at once, and a number or boolean where a string belongs read as its text', () => {
+    const m = new Map<string, AttributeValue>([
+      [K.ATTR_ROUTING_BY, 'entry'],
+      [K.ATTR_ROUTING_FROM, 'billing'],
+      [K.ATTR_ROUTING_TO, 7],
+      [K.ATTR_ROUTING_OFFERED, ['a', 'b']],
+      [K.ATTR_ROUTING_STAY_OFFERED, 'false'],
+      [K.ATTR_ROUTING_WITNESS_KEYWORD, 'refund'],
+      [K.ATTR_ROUTING_WITNESS_TEXT, true],
+      [K.ATTR_ROUTING_DROPPED_RESUME_ID, 'r'],
+      [K.ATTR_ROUTING_DROPPED_RESUME_REASON, 'expired'],
+      [K.ATTR_ROUTING_DECIDER_PROVIDER, 'openai'],
+      [K.ATTR_ROUTING_DECIDER_MODEL, 'm'],
+      [K.ATTR_ROUTING_DECIDER_PICKED, 'b'],
+    ]);
+    expect(decodeTurnAttributes(m)).toStrictEqual({
+      by: 'entry',
+      from: 'billing',
+      to: '7',
+      offered: ['a', 'b'],
+      stayOffered: false,
+      witnessKeyword: 'refund',
+      witnessText: 'true',
+      droppedResume: { id: 'r', reason: 'expired' },
+      decider: { provider: 'openai', model: 'm', picked: 'b' },
     });
   });
 
@@ -526,7 +655,7 @@ describe('decodeTurnAttributes', () => {
       [K.ATTR_ROUTING_DECIDER_PROVIDER, 'openai'],
       [K.ATTR_ROUTING_DECIDER_PICKED, 'b'],
     ]);
-    expect(decodeTurnAttributes(m)).toEqual({
+    expect(decodeTurnAttributes(m)).toStrictEqual({
       by: 'decider',
       droppedResume: { reason: 'expired' },
       decider: { provider: 'openai', picked: 'b' },

@@ -136,6 +136,7 @@ describe('unwrapOtlpValue', () => {
 
   it('unknown extra fields beside a known kind are ignored', () => {
     expect(unwrapOtlpValue({ stringValue: 'a', somethingNew: 1 })).toBe('a');
+    expect(unwrapOtlpValue({ doubleValue: 2.5, somethingNew: 1 })).toBe(2.5);
   });
 
   it('intValue that is null, empty, blank, boolean or not a number → null, never 0 or 1', () => {
@@ -145,6 +146,12 @@ describe('unwrapOtlpValue', () => {
 
   it('boolValue that is null or not a boolean → null, never false', () => {
     for (const bad of [null, 1, 'yes', {}]) expect(unwrapOtlpValue({ boolValue: bad })).toBeNull();
+  });
+
+  it('a stringValue written as a number or a boolean is read as its text', () => {
+    expect(unwrapOtlpValue({ stringValue: 5 })).toBe('5');
+    expect(unwrapOtlpValue({ stringValue: false })).toBe('false');
+    expect(unwrapOtlpValue({ stringValue: {} })).toBeNull();
   });
 
   it('stringValue null → null, never the text "null"', () => {

@@ -78,3 +78,58 @@ describe('problem text', () => {
     expect(sanitizeMessage('bad \u0000 \u2066 text')).not.toMatch(/[\u0000\u2066]/);
   });
 });
+
+describe('normalizeId: the edges', () => {
+  it('a character outside base64 makes a string no id, even when the rest decodes to the right length', () => {
+    expect(normalizeId('QUJDREVGR0g', 8)).toBe('4142434445464748');
+    expect(normalizeId('!QUJDREVGR0g', 8)).toBeUndefined();
+    expect(normalizeId('QUJDREVGR0g!', 8)).toBeUndefined();
+  });
+});
+
+describe('times: the edges', () => {
+  it('nanoseconds: up to 6 digits is a fraction of a millisecond, then whole milliseconds lead', () => {
+    expect(unixNanosToMs('123456')).toBe(0.123456);
+    expect(unixNanosToMs('1234567')).toBe(1.234567);
+    expect(unixNanosToMs('12345678901234567890')).toBe(12345678901234 + 0.56789);
+  });
+
+  it('nanoseconds: digits only, 1 to 20 of them; a non-finite number is no time', () => {
+    for (const bad of ['', ' 123', '123 ', '-5', '1e9', '1'.repeat(21), Infinity, NaN]) {
+      expect(unixNanosToMs(bad), String(bad)).toBeUndefined();
+    }
+  });
+
+  it('microseconds: a number or a non-empty numeric string; anything else is no time', () => {
+    for (const bad of ['', null, true, [], Infinity, 'x']) {
+      expect(unixMicrosToMs(bad), String(bad)).toBeUndefined();
+    }
+    expect(unixMicrosToMs('1500')).toBe(1.5);
+  });
+});
+
+describe('problem text: the edges', () => {
+  it('quoteForProblem: nothing for undefined; JSON for values; the string form when JSON has none or fails', () => {
+    expect(quoteForProblem(undefined)).toBe('nothing');
+    expect(quoteForProblem({ a: 1 })).toBe(JSON.stringify('{"a":1}'));
+    expect(quoteForProblem(10n)).toBe('"10"');
+    expect(quoteForProblem(Symbol('s'))).toBe('"Symbol(s)"');
+  });
+
+  it('quoteForProblem: up to 80 characters kept whole, past that cut with an ellipsis', () => {
+    expect(quoteForProblem('x'.repeat(80))).toBe(JSON.stringify('x'.repeat(80)));
+    expect(quoteForProblem('x'.repeat(81))).toBe(JSON.stringify(`${'x'.repeat(80)}…`));
+  });
+
+  it('C1 and bidi controls are written as \\u escapes of their code', () => {
+    expect(quoteForProblem('a\u0085b\u202ec')).toBe('"a\\u0085b\\u202ec"');
+    expect(sanitizeMessage('a\u0000b\u2066c')).toBe('a\\u0000b\\u2066c');
+  });
+
+  it('sanitizeMessage: up to max characters kept whole (200 unless given), past that cut with an ellipsis', () => {
+    expect(sanitizeMessage('y'.repeat(200))).toBe('y'.repeat(200));
+    expect(sanitizeMessage('y'.repeat(201))).toBe(`${'y'.repeat(200)}…`);
+    expect(sanitizeMessage('abcdef', 3)).toBe('abc…');
+    expect(sanitizeMessage('abc', 3)).toBe('abc');
+  });
+});
