@@ -1,15 +1,16 @@
 /**
  * Every example runs with plain `node` as the README says (`node examples/<name>.mjs`, after `npm run build`),
- * against the built package imported by name, and prints what it shows. `npm run test:all` builds first; a bare
- * `npm test` without a build skips these, as it does the bundled executable's tests.
+ * against the built package imported by name, and prints what it shows. `npm run test:all` builds first; without
+ * a build these tests fail saying to build (requireBuild), never skip.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild } from '../helpers/requireBuild.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const BUILT = existsSync(join(ROOT, 'dist/index.js'));
+const BUILT_ENTRY = join(ROOT, 'dist/index.js');
 
 function runNode(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, args, {
@@ -32,7 +33,9 @@ describe('examples/', () => {
   });
 });
 
-describe.skipIf(!BUILT)('each example, run with plain node', () => {
+describe('each example, run with plain node', () => {
+  beforeAll(() => requireBuild(BUILT_ENTRY));
+
   it('wrapYourRouter prints the verdict and the near-tie span it left', () => {
     const r = runNode(['examples/wrapYourRouter.mjs']);
     expect(r.stderr).toBe('');
@@ -76,7 +79,8 @@ describe('the package', () => {
     expect(pkg.exports['.']).toMatchObject({ 'module-sync': './dist/index.js' });
   });
 
-  it.skipIf(!BUILT)('require("routescope") gives the same exports as import', () => {
+  it('require("routescope") gives the same exports as import', () => {
+    requireBuild(BUILT_ENTRY);
     const r = runNode([
       '--eval',
       "const m = require('routescope'); process.stdout.write(Object.keys(m).sort().join(','))",
