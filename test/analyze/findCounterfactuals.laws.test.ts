@@ -13,7 +13,6 @@ import {
   verdictChanged,
 } from '../../src/analyze/findCounterfactuals.js';
 import { replayDecision, summarizeVerdict, type ReplayThresholds } from '../../src/analyze/replayDecision.js';
-import { pairwiseGap } from '../../src/policy/routingPolicy.js';
 import type { PolicySemantics } from '../../src/policy/types.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
@@ -308,13 +307,15 @@ describe('counterfactuals: what is said when there is none', () => {
     expect(findCounterfactuals(stay).margin).toStrictEqual({
       kind: 'none',
       parameter: 'margin',
-      reason: `a margin above the gap ${String(pairwiseGap(2, 1))} makes it a near-tie, and the verdict stays stay`,
+      // The gap as every report shows a score: four decimals (tanh(0.5) = 0.46211…).
+      reason: 'a margin above the gap 0.4621 makes it a near-tie, and the verdict stays stay',
     });
     const tied = decision({ scores: [s('a', 0.9), s('b', 0.85)], incumbent: 'a' });
     expect(findCounterfactuals(tied).margin).toStrictEqual({
       kind: 'none',
       parameter: 'margin',
-      reason: `a margin at the gap ${String(pairwiseGap(0.9, 0.85))} makes it decisive, and the verdict stays stay`,
+      // tanh(0.025) = 0.02499…
+      reason: 'a margin at the gap 0.0250 makes it decisive, and the verdict stays stay',
     });
   });
 
