@@ -61,8 +61,8 @@ export function markMisrouted(
     }
     const parent = toParentSpanContext(target);
     if (parent === undefined) {
-      // Stryker disable next-line OptionalChaining: equivalent — a nullish target has already thrown in isSpan.
-      logSwallowed('markMisrouted', new Error(`not a valid trace id: ${JSON.stringify(target?.traceId)}`));
+      const traceId = target === null || typeof target !== 'object' ? target : target.traceId;
+      logSwallowed('markMisrouted', new Error(`not a valid trace id: ${JSON.stringify(traceId)}`));
       return;
     }
     recordFeedbackSpan(parent, attrs, options);
@@ -81,6 +81,7 @@ export function encodeMisrouteMark(mark: MisrouteMarkInput): Attributes {
 }
 
 function isSpan(target: Span | MisrouteTarget): target is Span {
+  if (target === null || typeof target !== 'object') return false;
   const t = target as Partial<Span>;
   return typeof t.spanContext === 'function' && typeof t.addEvent === 'function';
 }

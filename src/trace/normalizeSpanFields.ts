@@ -34,9 +34,12 @@ export function unixNanosToMs(raw: unknown): number | undefined {
   return Number(raw.slice(0, -6)) + Number(raw.slice(-6)) / 1e6;
 }
 
-/** Microseconds since the epoch (Jaeger v1) → fractional milliseconds. */
+/**
+ * Microseconds since the epoch (Jaeger v1) → fractional milliseconds. A string must hold a number, not only
+ * space: `Number('   ')` is 0, which would read a blank time as the epoch.
+ */
 export function unixMicrosToMs(raw: unknown): number | undefined {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' ? Number(raw) : NaN;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   return Number.isFinite(n) ? n / 1000 : undefined;
 }
 

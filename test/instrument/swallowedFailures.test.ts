@@ -311,6 +311,14 @@ describe('each swallowed failure is logged naming the step (continued)', () => {
     markMisrouted({ traceId: 42 } as never, { source: 'eval' }, { tracerProvider: sdk.provider });
     expect(warnings.some((w) => w.includes('not a valid trace id: 42'))).toBe(true);
   });
+
+  it('markMisrouted: no target at all (null, a number) says no valid trace id, not a TypeError', () => {
+    markMisrouted(null as never, { source: 'eval' }, { tracerProvider: sdk.provider });
+    markMisrouted(7 as never, { source: 'eval' }, { tracerProvider: sdk.provider });
+    expect(warnings.filter((w) => w.includes('not a valid trace id: null'))).toHaveLength(1);
+    expect(warnings.filter((w) => w.includes('not a valid trace id: 7'))).toHaveLength(1);
+    expect(warnings.some((w) => w.includes('TypeError'))).toBe(false);
+  });
 });
 
 describe('what reaches the span', () => {

@@ -101,8 +101,8 @@ describe('times: the edges', () => {
   });
 
   it('microseconds: a number or a non-empty numeric string; anything else is no time', () => {
-    for (const bad of ['', null, true, [], Infinity, 'x']) {
-      expect(unixMicrosToMs(bad), String(bad)).toBeUndefined();
+    for (const bad of ['', '   ', '\t\n', null, true, [], Infinity, 'x']) {
+      expect(unixMicrosToMs(bad), JSON.stringify(bad)).toBeUndefined();
     }
     expect(unixMicrosToMs('1500')).toBe(1.5);
   });
