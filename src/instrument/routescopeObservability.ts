@@ -42,7 +42,7 @@ import type { PolicySemantics } from '../policy/types.js';
 import { addRoutingContext, putString } from './addRoutingContext.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { encodeTurnRoute } from './recordTurnRoute.js';
-import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
+import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
 import type { RoutingMetrics } from './routingMetrics.js';
 import { createRunSpanIndex } from './runSpanIndex.js';
@@ -185,11 +185,17 @@ interface Settings {
   readonly attributesHook: RoutescopeObservabilityConfig['attributesHook'];
 }
 
+/** Fill the defaults; the options the wrapper shares are filled by the wrapper's own resolver. */
 function resolveConfig(config: RoutescopeObservabilityConfig): Settings {
-  const max = config.maxRecordedCandidates;
+  const shared = resolveInstrumentationConfig({
+    tracerProvider: config.tracerProvider,
+    maxRecordedCandidates: config.maxRecordedCandidates,
+    recordWitness: config.recordWitness,
+    redactWitness: config.redactWitness,
+  });
   const judged = config.maxJudgedCandidates;
   return {
-    tracerProvider: config.tracerProvider ?? trace.getTracerProvider(),
+    tracerProvider: shared.tracerProvider,
     routerName: config.routerName,
     ids: config.agentName === undefined ? {} : { agentName: config.agentName },
     read: {
@@ -197,12 +203,9 @@ function resolveConfig(config: RoutescopeObservabilityConfig): Settings {
       categoricalScorers: config.categoricalScorers ?? DEFAULT_CATEGORICAL_SCORERS,
       maxJudgedCandidates: typeof judged === 'number' && judged >= 0 ? judged : DEFAULT_MAX_JUDGED_CANDIDATES,
     },
-    maxRecordedCandidates:
-      typeof max === 'number' && Number.isFinite(max) && max >= 0
-        ? Math.floor(max)
-        : DEFAULT_INSTRUMENTATION_CONFIG.maxRecordedCandidates,
-    recordWitness: config.recordWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.recordWitness,
-    redactWitness: config.redactWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.redactWitness,
+    maxRecordedCandidates: shared.maxRecordedCandidates,
+    recordWitness: shared.recordWitness,
+    redactWitness: shared.redactWitness,
     attributesHook: config.attributesHook,
   };
 }
