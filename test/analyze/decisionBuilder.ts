@@ -102,3 +102,22 @@ export function misroute(fields: Partial<MisrouteRecord> & { traceId: string }):
     ...fields,
   };
 }
+
+/**
+ * The clause case of the two behaviours (a near-tie between c and i, incumbent f scored at the floor 0), decided
+ * by `behaviour`: the contract offers a menu, 9.62 stays.
+ */
+export function clauseCase(behaviour: PolicySemantics, extra: Partial<DecisionSpec> = {}): DecisionRecord {
+  return decision({
+    scores: [s('f', 0), s('c', 1), s('i', 1)],
+    incumbent: 'f',
+    policy: { nearTieMargin: 1, floor: 0 },
+    behaviour,
+    ...extra,
+  });
+}
+
+/** A decision both behaviours judge alike (a decisive move). */
+export function plainMove(extra: Partial<DecisionSpec> = {}): DecisionRecord {
+  return decision({ scores: [s('a', 2), s('b', 0)], incumbent: 'b', policy: { floor: 0 }, ...extra });
+}

@@ -9,20 +9,7 @@ import {
   POLICY_CHOICES,
   replayUnderBoth,
 } from '../../src/analyze/policyAudit.js';
-import type { PolicySemantics } from '../../src/policy/types.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
-import { decision, s, type DecisionSpec } from './decisionBuilder.js';
-
-const clause = (behaviour: PolicySemantics, extra: Partial<DecisionSpec> = {}): DecisionRecord =>
-  decision({
-    scores: [s('f', 0), s('c', 1), s('i', 1)],
-    incumbent: 'f',
-    policy: { nearTieMargin: 1, floor: 0 },
-    behaviour,
-    ...extra,
-  });
-const plain = (extra: Partial<DecisionSpec> = {}): DecisionRecord =>
-  decision({ scores: [s('a', 2), s('b', 0)], incumbent: 'b', policy: { floor: 0 }, ...extra });
+import { clauseCase as clause, decision, plainMove as plain, s } from './decisionBuilder.js';
 
 describe('behavioursMayDiffer', () => {
   it('no floor anywhere: they cannot differ, whatever the incumbent scored', () => {

@@ -13,20 +13,7 @@ import {
 import { replayDecision as replayDecisionFor, type ReplayOutcome } from '../../src/analyze/replayDecision.js';
 import type { PolicySemantics } from '../../src/policy/types.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
-import { decision, s, type DecisionSpec } from './decisionBuilder.js';
-
-/** The clause case (a near-tie between c and i, incumbent f scored at the floor 0), decided by `behaviour`. */
-const clause = (behaviour: PolicySemantics, extra: Partial<DecisionSpec> = {}): DecisionRecord =>
-  decision({
-    scores: [s('f', 0), s('c', 1), s('i', 1)],
-    incumbent: 'f',
-    policy: { nearTieMargin: 1, floor: 0 },
-    behaviour,
-    ...extra,
-  });
-/** A decision both behaviours judge alike (a decisive move). */
-const plain = (extra: Partial<DecisionSpec> = {}): DecisionRecord =>
-  decision({ scores: [s('a', 2), s('b', 0)], incumbent: 'b', policy: { floor: 0 }, ...extra });
+import { clauseCase as clause, decision, plainMove as plain, s } from './decisionBuilder.js';
 
 function audit(choice: PolicyChoice, records: readonly DecisionRecord[]) {
   const a = createPolicyAudit(choice);

@@ -8,8 +8,9 @@
  * must give the same report.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -49,20 +50,11 @@ function inProcess(line: string, scenario: Scenario): unknown {
   return event;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 /** A collector stand-in that appends each OTLP/JSON request it receives as one line, as `file` with format json does. */
 function startReceiver(file: string): Promise<Server> {
   writeFileSync(file, '');
   const server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
+    void buffer(req).then((raw) => {
       const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       appendFileSync(file, `${JSON.stringify(JSON.parse(text))}\n`);
       res.writeHead(200, { 'content-type': 'application/json' });

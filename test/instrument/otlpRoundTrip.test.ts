@@ -4,8 +4,9 @@
  * back out of the received bodies, exactly, with non-finite scores restored and no body a collector would
  * reject.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -39,19 +40,10 @@ interface OtlpSpan {
   readonly attributes: unknown;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 /** A collector stand-in: keeps every body, counts the ones that are not an OTLP/JSON trace request. */
 function startCollector(received: Received): Promise<Server> {
   const server = createServer((req, res) => {
-    void readBody(req).then((raw) => {
+    void buffer(req).then((raw) => {
       const gzip = req.headers['content-encoding'] === 'gzip';
       const text = (gzip ? gunzipSync(raw) : raw).toString('utf8');
       let ok = req.method === 'POST' && req.url === '/v1/traces';
