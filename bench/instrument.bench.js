@@ -8,11 +8,11 @@
 // cases are interleaved (order rotating) so a machine whose load drifts skews them alike; each figure is the
 // median over rounds after a warm-up, each ratio the median of per-round ratios. Calls run in chunks with a
 // yield between them so the batch processor exports as it would in a server. Prints figures, asserts nothing.
-import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { decideTier2, instrumentDecideTier2, SPAN_ROUTING_TIER2 } from '../dist/index.js';
 import { createRandom } from './createRandom.js';
+import { discardingExporter, median, round } from './interleavedRounds.js';
 import { reportTarget } from './targets.js';
 
 const CHUNK = 256;
@@ -34,20 +34,6 @@ function makeInputs(candidates, seed) {
     const incumbentId = random() < 0.5 ? undefined : `skill-${Math.floor(random() * candidates)}`;
     return { scores, incumbentId, policy, scorer };
   });
-}
-
-/** An exporter that drops everything, counting what it was given. */
-function discardingExporter() {
-  const exporter = {
-    spans: 0,
-    export(spans, done) {
-      exporter.spans += spans.length;
-      done({ code: 0 });
-    },
-    shutdown: () => Promise.resolve(),
-    forceFlush: () => Promise.resolve(),
-  };
-  return exporter;
 }
 
 /** The attributes one wrapped call puts on its span, captured once for the bare-span baseline. */
@@ -114,22 +100,6 @@ function makeLoopNoopSpan() {
   };
 }
 
-/** ns per call of `loop` over chunks until `ms` of measured time has passed. */
-async function round(loop, inputs, ms) {
-  let ns = 0n;
-  let calls = 0;
-  while (ns < BigInt(ms) * 1_000_000n) {
-    const t0 = process.hrtime.bigint();
-    loop(inputs);
-    ns += process.hrtime.bigint() - t0;
-    calls += CHUNK;
-    await yieldTurn();
-  }
-  return Number(ns) / calls;
-}
-
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function benchCandidates(candidates) {
   const inputs = makeInputs(candidates, 0x5eed + candidates);
   const exporter = discardingExporter();
@@ -143,12 +113,12 @@ async function benchCandidates(candidates) {
     noopSpan: makeLoopNoopSpan(),
   };
   const names = Object.keys(cases);
-  for (const name of names) await round(cases[name], inputs, 200);
+  for (const name of names) await round(cases[name], inputs, 200, CHUNK);
   const results = Object.fromEntries(names.map((name) => [name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (let j = 0; j < names.length; j++) {
       const name = names[(r + j) % names.length];
-      results[name].push(await round(cases[name], inputs, ROUND_MS));
+      results[name].push(await round(cases[name], inputs, ROUND_MS, CHUNK));
     }
   }
   await provider.forceFlush();

@@ -10,11 +10,11 @@
 // strategy costs beyond that judging. Target: exportEvent ÷ bare spans at most 1.3. Rounds interleaved (order
 // rotating), medians over rounds after a warm-up, ratios the median of per-round ratios. Prints figures,
 // asserts nothing.
-import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createDecideTier2, routescopeObservability, TURN_ROUTED_EVENT_TYPE } from '../dist/index.js';
 import { createRandom } from './createRandom.js';
+import { discardingExporter, median, round } from './interleavedRounds.js';
 import { reportTarget } from './targets.js';
 
 const CHUNK = 256;
@@ -63,19 +63,6 @@ function makeEvents(candidates, seed) {
       },
     };
   });
-}
-
-function discardingExporter() {
-  const exporter = {
-    spans: 0,
-    export(spans, done) {
-      exporter.spans += spans.length;
-      done({ code: 0 });
-    },
-    shutdown: () => Promise.resolve(),
-    forceFlush: () => Promise.resolve(),
-  };
-  return exporter;
 }
 
 /** The spans (name, attributes, start time) the strategy writes for each event, for the bare baseline. */
@@ -132,21 +119,6 @@ function makeLoopBare(tracer, spansPerEvent) {
   };
 }
 
-async function round(loop, events, ms) {
-  let ns = 0n;
-  let calls = 0;
-  while (ns < BigInt(ms) * 1_000_000n) {
-    const t0 = process.hrtime.bigint();
-    loop(events);
-    ns += process.hrtime.bigint() - t0;
-    calls += CHUNK;
-    await yieldTurn();
-  }
-  return Number(ns) / calls;
-}
-
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function benchCandidates(candidates) {
   const events = makeEvents(candidates, 0xe7e + candidates);
   const others = events.map((e) => ({ ...e, type: 'agentfootprint.agent.llm_start' }));
@@ -163,12 +135,12 @@ async function benchCandidates(candidates) {
     judge: [makeLoopJudge(), events],
   };
   const names = Object.keys(cases);
-  for (const name of names) await round(cases[name][0], cases[name][1], 200);
+  for (const name of names) await round(cases[name][0], cases[name][1], 200, CHUNK);
   const results = Object.fromEntries(names.map((name) => [name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (let j = 0; j < names.length; j++) {
       const name = names[(r + j) % names.length];
-      results[name].push(await round(cases[name][0], cases[name][1], ROUND_MS));
+      results[name].push(await round(cases[name][0], cases[name][1], ROUND_MS, CHUNK));
     }
   }
   await provider.forceFlush();
