@@ -270,7 +270,7 @@ function recordEvent(
         addRoutingContext(attrs, ids);
         safeExecute('setting the call attributes', () => span.setAttributes(attrs));
         runHook(settings, span, reading, SPAN_ROUTING_TIER2);
-        endAt(span, time);
+        endQuietly(span, time);
       }
     }
     recordTurn(tracer, settings, reading, ids, options, parent, time);
@@ -307,7 +307,7 @@ function recordTurn(
     safeExecute('setting the turn attributes', () => span.setAttributes(attrs));
   }
   runHook(settings, span, reading, SPAN_ROUTING_TURN);
-  endAt(span, time);
+  endQuietly(span, time);
 }
 
 /** The framework's turn span for the event's run, when the index saw it start; else the active context. */
@@ -329,19 +329,6 @@ function conversationOf(reading: TurnRoutedReading, settings: Settings): Routing
 function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, name: string): void {
   const hook = settings.attributesHook;
   if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, reading, name));
-}
-
-function endAt(span: Span, time: number | undefined): void {
-  // Stryker disable next-line BlockStatement: equivalent — span.end(undefined) below ends the span now, as endQuietly does.
-  if (time === undefined) {
-    endQuietly(span);
-    return;
-  }
-  try {
-    span.end(time);
-  } catch (err) {
-    logSwallowed('ending a routing span', err);
-  }
 }
 
 function warn(message: string): void {

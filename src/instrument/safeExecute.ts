@@ -54,10 +54,10 @@ export function startRecordingSpan(
   return undefined;
 }
 
-/** End a span; a span that throws on end is logged, never passed on. */
-export function endQuietly(span: Span): void {
+/** End a span (at `endTime`, else now); a span that throws on end is logged, never passed on. */
+export function endQuietly(span: Span, endTime?: number): void {
   try {
-    span.end();
+    span.end(endTime);
   } catch (err) {
     logSwallowed('ending a routing span', err);
   }
