@@ -9,7 +9,13 @@
  * the outcome lists what it could not decide instead of guessing. It judges with one published behaviour
  * (the contract by default, or agentfootprint 9.62's, which has no incumbent-at/below-floor clause). Pure.
  */
-import { createDecideTier2, effectiveFloor, pairwiseGap, sanitizeScore } from '../policy/routingPolicy.js';
+import {
+  createDecideTier2,
+  effectiveFloor,
+  numbersAgree,
+  pairwiseGap,
+  sanitizeScore,
+} from '../policy/routingPolicy.js';
 import type {
   IntentScore,
   PolicySemantics,
@@ -64,8 +70,6 @@ export interface VerdictSummary {
   readonly to?: string;
   readonly offered?: readonly string[];
 }
-
-const TOLERANCE = 1e-9;
 
 /**
  * Replay `record` under its recorded thresholds, or under `thresholds` where given, judged by `semantics`
@@ -299,8 +303,5 @@ function checkRecordedFloor(record: RecordedDecision): string[] {
 }
 
 function close(a: number, b: number | undefined): boolean {
-  if (b === undefined) return false;
-  if (Object.is(a, b)) return true;
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  return Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
+  return b !== undefined && numbersAgree(a, b);
 }

@@ -374,6 +374,17 @@ function incumbentScoredOut(
   return at !== -1 && judged[at]! <= floor;
 }
 
+/**
+ * Do two recorded policy numbers (gaps, shares) agree? Equal (NaN to NaN included), or both finite within a
+ * relative 1e-9: a number that went through JSON and back, or was computed in another process, may differ in
+ * its last bits. The one tolerance every comparison of a recorded number with a rebuilt one uses.
+ */
+export function numbersAgree(a: number, b: number): boolean {
+  if (Object.is(a, b)) return true;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
 /** A near-tie: at least two candidates alive, not categorical, gap below the margin. */
 export function isNearTie(verdict: Tier2Verdict): boolean {
   return !verdict.decisive && verdict.runnerUp !== undefined;

@@ -10,7 +10,7 @@
  * instrument/ and the event-log reader in trace/ both read events through here, so a decision is the same
  * whichever way it reached routescope. Pure.
  */
-import { createDecideTier2 } from './routingPolicy.js';
+import { createDecideTier2, numbersAgree } from './routingPolicy.js';
 import type {
   IntentScore,
   PolicySemantics,
@@ -427,14 +427,6 @@ function verdictThatHappened(
   return { ...rebuilt, ...numbers } as Tier2Verdict;
 }
 
-const TOLERANCE = 1e-9;
-
-function close(a: number, b: number): boolean {
-  if (Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b))) return true;
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  return Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
-}
-
 function list(ids: readonly string[] | undefined): string {
   return ids === undefined ? 'none' : `[${ids.join(', ')}]`;
 }
@@ -493,7 +485,7 @@ function compareWithEvent(
     out.push(`runner-up: event ${runnerUp.id}, rebuilt none`);
   else if (runnerUp !== undefined && r !== undefined) {
     if (runnerUp.id !== r.id) out.push(`runner-up: event ${runnerUp.id}, rebuilt ${r.id}`);
-    else if (!close(runnerUp.gap, r.gap))
+    else if (!numbersAgree(runnerUp.gap, r.gap))
       out.push(`gap: event ${String(runnerUp.gap)}, rebuilt ${String(r.gap)}`);
   }
   return out;
