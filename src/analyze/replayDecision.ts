@@ -12,6 +12,7 @@
 import {
   createDecideTier2,
   effectiveFloor,
+  isAlive,
   numbersAgree,
   pairwiseGap,
   sanitizeScore,
@@ -109,7 +110,7 @@ export function replayDecision(
     record.incumbent?.scored === true &&
     !recorded.some((c) => c.id === incumbentId);
 
-  if (!isAlive(last.score, floor)) {
+  if (!isScoreAlive(last.score, floor)) {
     // Omitted candidates rank at or below a dead one, so they are dead too: the verdict is exact.
     const scores = incumbentOmitted ? [...recorded, { id: incumbentId, score: -Infinity }] : recorded;
     const verdict = decideTier2(scores, incumbentId, policy, scorerTraits);
@@ -140,7 +141,7 @@ export function replayDecision(
   }
   if (verdict.kind === 'menu') {
     const cap = Math.max(2, policy.menuSize);
-    const top = verdict.ranked.find((c) => isAlive(c.score, floor));
+    const top = verdict.ranked.find((c) => isScoreAlive(c.score, floor));
     const lastGap =
       top === undefined ? NaN : pairwiseGap(sanitizeScore(top.score), sanitizeScore(last.score));
     if (verdict.offered.length < cap && lastGap < policy.nearTieMargin) undecided.push('offered');
@@ -186,14 +187,14 @@ function resolveThresholds(
   };
 }
 
-function isAlive(score: number, floor: number | undefined): boolean {
-  const s = sanitizeScore(score);
-  return s !== -Infinity && (floor === undefined || s > floor);
+/** Is a raw recorded score alive under `floor`? The policy's own rule, on the sanitized score. */
+function isScoreAlive(score: number, floor: number | undefined): boolean {
+  return isAlive(sanitizeScore(score), floor);
 }
 
 function countAlive(scores: readonly IntentScore[], floor: number | undefined): number {
   let n = 0;
-  for (const c of scores) if (isAlive(c.score, floor)) n++;
+  for (const c of scores) if (isScoreAlive(c.score, floor)) n++;
   return n;
 }
 
