@@ -13,18 +13,14 @@
 // ÷ naive, ÷ cat (as speed-ups: how many times faster the analyzer is). Asserts nothing but the counts.
 // Env: BENCH_SIZES (MB, comma-separated; default 100,1000), BENCH_REPEAT (runs per tool, best kept; default 1),
 // BENCH_JOBS (the --jobs values; default 1,2).
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
-import { generateTraceFile } from './generateTraces.js';
+import { dataDir, MiB, root, rssSource, runChild, traceFile as traceFileOf } from './childRuns.js';
 import { reportTarget } from './targets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = dirname(here);
-const dataDir = join(here, 'data');
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000').split(',').map(Number);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 1);
 const JOBS = (process.env.BENCH_JOBS ?? '1,2').split(',').map(Number);
@@ -32,45 +28,13 @@ const DUCKDB = existsSync(
   join(dirname(fileURLToPath(import.meta.url)), 'node_modules', '@duckdb', 'node-api'),
 );
 const SEED = 1;
-const MiB = 1024 * 1024;
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const JQ_PROGRAM =
   'reduce (inputs | .resourceSpans[]?.scopeSpans[]?.spans[]?.attributes[]? | ' +
   'select(.key == "agentfootprint.routing.verdict") | .value.stringValue) as $v ({}; .[$v] += 1)';
 
 /** The cached file of about `mb` MiB and the generator's totals for it. */
-async function traceFile(mb) {
-  mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, `agent-traces-${mb}mb-seed${SEED}.jsonl`);
-  const totalsFile = `${file}.totals.json`;
-  if (existsSync(file) && existsSync(totalsFile)) {
-    const totals = JSON.parse(readFileSync(totalsFile, 'utf8'));
-    if (statSync(file).size === totals.bytes) return { file, totals };
-  }
-  process.stdout.write(`generating ${mb} MiB of traces into ${file} … `);
-  const t0 = performance.now();
-  const totals = await generateTraceFile(file, mb * MiB, SEED);
-  writeFileSync(totalsFile, JSON.stringify(totals));
-  console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return { file, totals };
-}
-
-/** Run one command; wall seconds, peak RSS (MiB) and stdout. */
-function run(command, args) {
-  const argv = TIME === undefined ? [command, ...args] : ['-v', command, ...args];
-  const t0 = performance.now();
-  const result = spawnSync(TIME ?? command, argv, {
-    cwd: root,
-    maxBuffer: 256 * MiB,
-    encoding: 'utf8',
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr.slice(-2000)}`);
-  }
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr ?? '');
-  return { seconds, rssMiB: rss === null ? undefined : Number(rss[1]) / 1024, stdout: result.stdout };
-}
+const traceFile = (mb) => traceFileOf(mb, SEED);
+const run = runChild;
 
 function best(command, args) {
   let kept;
@@ -110,7 +74,7 @@ const startup = best(process.execPath, [
   'json',
 ]);
 console.log(
-  `node ${process.version}; ${REPEAT} run(s) per tool, best wall time kept; peak RSS from ${TIME === undefined ? 'nothing (no /usr/bin/time)' : '/usr/bin/time -v'}`,
+  `node ${process.version}; ${REPEAT} run(s) per tool, best wall time kept; peak RSS from ${rssSource}`,
 );
 for (const mb of SIZES) {
   const { file, totals } = await traceFile(mb);

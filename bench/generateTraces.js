@@ -3,13 +3,15 @@
 // Each line is one OTLP/JSON ExportTraceServiceRequest holding 1–8 agent turns of one service. A turn is 20
 // spans: an `invoke_agent` root, the instrumented tier-2 routing span, 6 LLM chat spans (gen_ai.* attributes,
 // a prompt/completion event of a few hundred bytes), 6 tool spans and 6 HTTP client spans — one routing span
-// per 20 spans. The spans are made by the real SDK (the routing span by the real `instrumentDecideTier2`
+// per 20 spans. `routingEvery` changes that share: a turn of N spans holds (N − 2) ÷ 3 chat/tool/HTTP groups
+// (5 → 1 group, 200 → 66); 20, the default, writes exactly the bytes it always did. The spans are made by the real SDK (the routing span by the real `instrumentDecideTier2`
 // wrapper) and serialized by the SDK's JsonTraceSerializer, then reshaped as the Go Collector writes them: int64
 // fields (times, intValue) as strings, zero counts and empty lists left out. A few dozen such requests are made
 // once as templates; every line written is a template with fresh trace ids, span ids and times from a seeded
-// PRNG (mulberry32), so the same size and seed give the same bytes.
+// PRNG (mulberry32), so the same size and seed give the same lines, spans and verdicts (the span durations are
+// the real SDK's, measured while the templates are made, so the time digits differ from run to run).
 //
-// CLI: node bench/generateTraces.js OUT_FILE SIZE_MB [SEED]   (prints the file's counts as JSON)
+// CLI: node bench/generateTraces.js OUT_FILE SIZE_MB [SEED] [ROUTING_EVERY]   (prints the file's counts as JSON)
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +62,7 @@ function sentence(random, words) {
 }
 
 /** Spans of `turns` agent turns, made by the real SDK (ids and times are replaced later). */
-function makeTemplateSpans(random, turns, service) {
+function makeTemplateSpans(random, turns, service, groups) {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({
@@ -95,7 +97,7 @@ function makeTemplateSpans(random, turns, service) {
       { nearTieMargin: 0.15, menuSize: 3 },
       { floor: random() < 0.3 ? undefined : 0.1 },
     );
-    for (let k = 0; k < 6; k++) {
+    for (let k = 0; k < groups; k++) {
       const model = MODELS[Math.floor(random() * MODELS.length)];
       const chat = tracer.startSpan(`chat ${model}`, {
         kind: SpanKind.CLIENT,
@@ -170,9 +172,9 @@ function collectorShape(value) {
  * One template: a request whose ids and times are placeholders. Returns the text cut at the placeholders and,
  * per slot, what goes there: a trace id (by turn), a span id (by span), or a time (ms offset into the batch).
  */
-function makeTemplate(random, index) {
+function makeTemplate(random, index, groups) {
   const turns = 1 + Math.floor(random() * 8);
-  const spans = makeTemplateSpans(random, turns, SERVICES[index % SERVICES.length]);
+  const spans = makeTemplateSpans(random, turns, SERVICES[index % SERVICES.length], groups);
   const request = collectorShape(
     JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans))),
   );
@@ -226,10 +228,20 @@ function makeTemplate(random, index) {
   };
 }
 
-/** Build the templates once (deterministic for a seed). */
-export function makeTemplates(seed = 1) {
+/** Chat/tool/HTTP groups per turn for one routing span in `routingEvery` spans (2 + 3 per group). */
+function groupsFor(routingEvery) {
+  const groups = (routingEvery - 2) / 3;
+  if (!Number.isInteger(groups) || groups < 1) {
+    throw new RangeError(`routingEvery must be 2 + 3k spans (5, 20, 200, …), not ${routingEvery}`);
+  }
+  return groups;
+}
+
+/** Build the templates once (deterministic for a seed and a routing share). */
+export function makeTemplates(seed = 1, routingEvery = 20) {
   const random = createRandom(seed);
-  return Array.from({ length: TEMPLATES }, (_, i) => makeTemplate(random, i));
+  const groups = groupsFor(routingEvery);
+  return Array.from({ length: TEMPLATES }, (_, i) => makeTemplate(random, i, groups));
 }
 
 /** One line of `template` with fresh ids and times. */
@@ -254,8 +266,8 @@ function renderLine(template, random, baseMs) {
  * Write about `bytes` bytes of JSON lines to `path`. Returns what was written: bytes, lines, spans, routing
  * spans and the verdict counts (what the analyzer, the naive script and jq must all find).
  */
-export async function generateTraceFile(path, bytes, seed = 1) {
-  const templates = makeTemplates(seed);
+export async function generateTraceFile(path, bytes, seed = 1, routingEvery = 20) {
+  const templates = makeTemplates(seed, routingEvery);
   const random = createRandom(seed ^ 0x9e3779b9);
   const out = createWriteStream(path);
   const totals = { bytes: 0, lines: 0, spans: 0, routingSpans: 0, verdicts: {} };
@@ -286,11 +298,16 @@ export async function generateTraceFile(path, bytes, seed = 1) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [path, sizeMb, seed] = process.argv.slice(2);
+  const [path, sizeMb, seed, routingEvery] = process.argv.slice(2);
   if (path === undefined || sizeMb === undefined) {
-    console.error('usage: node bench/generateTraces.js OUT_FILE SIZE_MB [SEED]');
+    console.error('usage: node bench/generateTraces.js OUT_FILE SIZE_MB [SEED] [ROUTING_EVERY]');
     process.exit(2);
   }
-  const totals = await generateTraceFile(path, Number(sizeMb) * 1024 * 1024, Number(seed ?? 1));
+  const totals = await generateTraceFile(
+    path,
+    Number(sizeMb) * 1024 * 1024,
+    Number(seed ?? 1),
+    Number(routingEvery ?? 20),
+  );
   console.log(JSON.stringify(totals));
 }
