@@ -24,7 +24,8 @@ import {
   type RemoteSource,
   type TraceInput,
 } from '../trace/remoteSource.js';
-import type { ReadStats, TraceRecord } from '../trace/types.js';
+import type { ReadStats } from '../trace/types.js';
+import type { TraceRecord } from '../record/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import { EXIT_OK, type CommandContext } from './cliCommand.js';

@@ -12,7 +12,7 @@
 import type { AttributeValue } from './decodeRoutingAttributes.js';
 import { isRoutingCandidate, type TraceRecordBuilder } from './buildTraceRecords.js';
 import type { EventView, MutableAttributeMap, ResourceView } from './internal-types.js';
-import type { RecordSource, TraceRecord } from './types.js';
+import type { RecordSource, TraceRecord } from '../record/types.js';
 
 /** The bytes are not a well-formed protobuf message of the expected type. */
 export class ProtoWireError extends Error {

@@ -11,7 +11,7 @@
  * search; each goes through the same JSON reader and record builder as a file, `source.file` being the trace's
  * own URL (`/api/traces/<id>`) and line 0. Each trace counts as one file in the read stats.
  */
-import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../instrument/semconv.js';
+import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../semconv/semconv.js';
 import { createTraceRecordBuilder } from './buildTraceRecords.js';
 import {
   adviseOnStatus,
@@ -26,7 +26,8 @@ import { normalizeId, quoteForProblem, sanitizeMessage } from './normalizeSpanFi
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { reportProblem } from './readStats.js';
 import { DEFAULT_FETCH_CONCURRENCY, joinUrl, type StoreReadOptions } from './tempoSource.js';
-import type { ReadStats, TraceRecord } from './types.js';
+import type { ReadStats } from './types.js';
+import type { TraceRecord } from '../record/types.js';
 
 /** Where and what to read from Jaeger. */
 export interface JaegerSourceConfig {

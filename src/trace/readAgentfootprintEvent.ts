@@ -25,13 +25,12 @@ import { asObject } from './narrowJson.js';
 import { quoteForProblem } from './normalizeSpanFields.js';
 import type {
   DecisionRecord,
-  ReadProblem,
-  ReadStats,
   RecordSource,
   SpanContextFields,
   TraceRecord,
   TurnRecord,
-} from './types.js';
+} from '../record/types.js';
+import type { ReadProblem, ReadStats } from './types.js';
 
 /** Every agentfootprint event type starts with this. */
 export const AGENTFOOTPRINT_EVENT_PREFIX = 'agentfootprint.';

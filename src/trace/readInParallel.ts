@@ -31,7 +31,8 @@ import {
   type ReadUnit,
   type ReadUnitResult,
 } from './readTraceInputs.js';
-import type { ReadProblem, ReadStats, RecordSource, TraceRecord } from './types.js';
+import type { ReadProblem, ReadStats } from './types.js';
+import type { RecordSource, TraceRecord } from '../record/types.js';
 
 /** Files smaller than this are never cut; parts are at least this long. */
 export const SPLIT_MIN_BYTES = 8 * 1024 * 1024;

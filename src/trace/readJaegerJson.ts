@@ -11,7 +11,7 @@ import type { AttributeValue } from './decodeRoutingAttributes.js';
 import { isRoutingCandidate, type TraceRecordBuilder } from './buildTraceRecords.js';
 import type { EventView, MutableAttributeMap, ResourceView } from './internal-types.js';
 import { normalizeId, unixMicrosToMs } from './normalizeSpanFields.js';
-import type { RecordSource, TraceRecord } from './types.js';
+import type { RecordSource, TraceRecord } from '../record/types.js';
 import { asObject, asArray, ownField, type JsonObject } from './narrowJson.js';
 
 /** One typed Jaeger tag value as a plain attribute value. */

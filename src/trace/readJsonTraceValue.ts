@@ -12,7 +12,7 @@ import type { TraceRecordBuilder } from './buildTraceRecords.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
 import { isJaegerTrace, readJaegerTrace } from './readJaegerJson.js';
 import { readOtlpResourceSpans } from './readOtlpJson.js';
-import type { RecordSource, TraceRecord } from './types.js';
+import type { RecordSource, TraceRecord } from '../record/types.js';
 import { asObject } from './narrowJson.js';
 
 const MAX_WRAPPER_DEPTH = 4;

@@ -11,7 +11,7 @@ import { isRoutingCandidate, type TraceRecordBuilder } from './buildTraceRecords
 import { flattenOtlpAttributes } from './flattenOtlpAttributes.js';
 import type { EventView, ResourceView } from './internal-types.js';
 import { unixNanosToMs } from './normalizeSpanFields.js';
-import type { RecordSource, TraceRecord } from './types.js';
+import type { RecordSource, TraceRecord } from '../record/types.js';
 import { asObject, asArray, ownField, type JsonObject } from './narrowJson.js';
 
 function hasAttributeKey(list: unknown, key: string): boolean {

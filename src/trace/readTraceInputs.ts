@@ -13,7 +13,7 @@
  * routing spans go to `stats.problems` with file and line; only an input that cannot be read at all, or a
  * named file in no known format, throws InputError.
  */
-import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../instrument/semconv.js';
+import { ROUTING_ATTRIBUTE_KEYS, ROUTING_SPAN_AND_EVENT_NAMES } from '../semconv/semconv.js';
 import { open, type FileHandle } from 'node:fs/promises';
 import {
   classifySpan,
@@ -39,7 +39,8 @@ import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
 import { splitLines } from './splitLines.js';
-import type { ReadStats, TraceRecord } from './types.js';
+import type { ReadStats } from './types.js';
+import type { TraceRecord } from '../record/types.js';
 
 /** Options of a read. */
 export interface ReadOptions {

@@ -9,7 +9,8 @@
 import type { JaegerSourceConfig } from './jaegerSource.js';
 import type { RequestHeaders } from './requestHeaders.js';
 import type { StoreReadOptions, TempoSourceConfig } from './tempoSource.js';
-import type { ReadStats, TraceRecord } from './types.js';
+import type { ReadStats } from './types.js';
+import type { TraceRecord } from '../record/types.js';
 
 /** A trace store searched for routing spans. */
 export type RemoteSource = TempoSourceConfig | JaegerSourceConfig;

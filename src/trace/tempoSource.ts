@@ -15,7 +15,7 @@ import {
   ATTR_ROUTING_VERDICT,
   ATTR_SERVICE_NAME,
   SPAN_ROUTING_FEEDBACK,
-} from '../instrument/semconv.js';
+} from '../semconv/semconv.js';
 import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
 import {
   adviseOnStatus,
@@ -29,7 +29,8 @@ import { InputError } from './inputError.js';
 import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { reportProblem } from './readStats.js';
-import type { ReadStats, TraceRecord } from './types.js';
+import type { ReadStats } from './types.js';
+import type { TraceRecord } from '../record/types.js';
 
 /** Where and what to read from Tempo. */
 export interface TempoSourceConfig {

@@ -11,7 +11,7 @@ import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
 import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
 import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
 import { pairwiseGap } from '../../src/policy/routingPolicy.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { generateWorkload, recordOf } from '../analyze/replayRecords.js';
 
 const P = { nearTieMargin: 0.15, menuSize: 3 };

@@ -12,7 +12,7 @@ import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
 import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
 import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
 import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
 
 const SKILLS = ['billing', 'refunds', 'shipping', 'returns', 'account', 'greeting', 'complaints', 'orders'];

@@ -13,7 +13,7 @@ import {
 } from '../../src/trace/decodeOtlpProto.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
-import type { DecisionRecord, TraceRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson, toOtlpProto, type Scenario } from './traceScenario.js';
 
 const SOURCE = { file: 't', line: 1 };

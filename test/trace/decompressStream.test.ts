@@ -15,7 +15,7 @@ import {
 } from '../../src/trace/decompressStream.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { frameRecords, recordScenario, toOtlpJson, withTempDir, zstdCompress } from './traceScenario.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];

@@ -3,7 +3,7 @@
 // that answers as a failing store would (a stand-in, not a real trace store).
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROUTING_ATTRIBUTE_KEYS } from '../../src/instrument/semconv.js';
+import { ROUTING_ATTRIBUTE_KEYS } from '../../src/semconv/semconv.js';
 import { fetchJson, mapConcurrent, resolveHttpFetchConfig } from '../../src/trace/httpFetch.js';
 import { InputError } from '../../src/trace/inputError.js';
 import { buildTempoQuery, quoteTraceQl } from '../../src/trace/tempoSource.js';

@@ -8,11 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../../src/instrument/semconv.js';
+import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../../src/semconv/semconv.js';
 import type { JaegerSourceConfig } from '../../src/trace/jaegerSource.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { REDACTED, RequestHeaders } from '../../src/trace/requestHeaders.js';
 import {
   collectFromStore,

@@ -13,7 +13,7 @@ import {
   readTurnRoutedLine,
 } from '../../src/trace/readAgentfootprintEvent.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 
 const TYPE = 'agentfootprint.skill.turn_routed';
 const SOURCE = { file: 'events.jsonl', line: 7 };

@@ -15,7 +15,7 @@ import {
   ATTR_ROUTING_REBUILT_VERDICT,
   ATTR_ROUTING_SCORER_WINDOW,
   ATTR_ROUTING_SOURCE,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import {
   DEFAULT_CATEGORICAL_SCORERS,
   DEFAULT_MAX_JUDGED_CANDIDATES,
@@ -26,7 +26,8 @@ import type { EventLogOptions } from '../../src/trace/readAgentfootprintEvent.js
 import { createInThreadRunner, readInParallel } from '../../src/trace/readInParallel.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs, type ReadOptions } from '../../src/trace/readTraceInputs.js';
-import type { DecisionRecord, ReadStats, TraceRecord, TurnRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, TraceRecord, TurnRecord } from '../../src/record/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
 import { withTempDir, zstdCompress } from './traceScenario.js';
 
 const SHARED = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);

@@ -16,7 +16,7 @@ import { readJsonTraceValue } from '../../src/trace/readJsonTraceValue.js';
 import { ROUTING_MARKER } from '../../src/trace/readTraceInputs.js';
 import { ByteSink } from '../../src/trace/byteSink.js';
 import { scanOtlpJsonLine, scanOtlpJsonLineInto } from '../../src/trace/scanOtlpJsonLine.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson } from './traceScenario.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 

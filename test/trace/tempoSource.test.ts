@@ -13,7 +13,7 @@ import {
   ATTR_ROUTING_VERDICT,
   ATTR_SERVICE_NAME,
   SPAN_ROUTING_FEEDBACK,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import {
@@ -21,7 +21,7 @@ import {
   ROUTING_TRACEQL_FILTER,
   type TempoSourceConfig,
 } from '../../src/trace/tempoSource.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { REDACTED, RequestHeaders } from '../../src/trace/requestHeaders.js';
 import {
   collectFromStore,

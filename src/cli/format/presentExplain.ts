@@ -8,7 +8,7 @@
 import type { Counterfactual, CounterfactualSet } from '../../analyze/findCounterfactuals.js';
 import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analyze/explainDecisions.js';
 import type { VerdictSummary } from '../../analyze/replayDecision.js';
-import type { MisrouteMark } from '../../trace/types.js';
+import type { MisrouteMark } from '../../record/types.js';
 import type { TraceLinks } from '../traceLinks.js';
 import { tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
 import {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as semconv from '../../src/instrument/semconv.js';
+import * as semconv from '../../src/semconv/semconv.js';
 
 const DOC = readFileSync(new URL('../../docs/semconv.md', import.meta.url), 'utf8');
 
@@ -26,7 +26,7 @@ function documentedRows(): { name: string; cells: string[] }[] {
   return rows;
 }
 
-describe('docs/semconv.md and src/instrument/semconv.ts agree', () => {
+describe('docs/semconv.md and src/semconv/semconv.ts agree', () => {
   const rows = documentedRows();
   const documented = new Set(rows.map((r) => r.name));
 
