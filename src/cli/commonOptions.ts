@@ -15,8 +15,8 @@ import {
   type GateResult,
 } from '../analyze/evaluateGates.js';
 import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
-import { PARALLEL_MIN_BYTES } from '../trace/readInParallel.js';
-import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
+import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
+import type { RemoteSource, TraceInput } from '../trace/stores/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';

@@ -15,15 +15,19 @@ import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { describeNothingRead } from '../trace/describeNothingRead.js';
 import { InputError } from '../trace/inputError.js';
-import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/readAgentfootprintEvent.js';
-import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
+import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/formats/readAgentfootprintEvent.js';
+import {
+  PARALLEL_MIN_BYTES,
+  readInParallel,
+  type ParallelReadOptions,
+} from '../trace/parallel/readInParallel.js';
 import { createReadStats } from '../trace/readStats.js';
 import {
   describeTraceInput,
   readRemoteSource,
   type RemoteSource,
   type TraceInput,
-} from '../trace/remoteSource.js';
+} from '../trace/stores/remoteSource.js';
 import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';

@@ -38,7 +38,7 @@ import {
 import { createDecideTier2, effectiveFloor, resolveRoutingPolicy } from '../policy/routingPolicy.js';
 import { TURN_ROUTED_EVENT_TYPE } from '../policy/turnRoutedEvent.js';
 import type { DecideTier2, RoutingPolicy, Tier2Verdict, TurnRoute } from '../policy/types.js';
-import { OtlpJsonLinesFileExporter } from '../trace/otlpJsonLinesFileExporter.js';
+import { OtlpJsonLinesFileExporter } from './otlpJsonLinesFileExporter.js';
 import { DEMO_CONVERSATIONS } from './demoConversations.js';
 import type { DemoConversation } from './demoConversations.js';
 import { createDemoScorer } from './demoScorers.js';

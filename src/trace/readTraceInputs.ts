@@ -21,24 +21,28 @@ import {
   type SpanOutcome,
   type TraceRecordBuilder,
 } from './buildTraceRecords.js';
-import { ByteSink } from './byteSink.js';
-import { isWholeJsonContainer } from './checkJsonStructure.js';
-import { findJsonError } from './isJsonValue.js';
+import { ByteSink } from './bytes/byteSink.js';
+import { isWholeJsonContainer } from './formats/fastPath/checkJsonStructure.js';
+import { findJsonError } from './formats/fastPath/isJsonValue.js';
 import { InputError } from './inputError.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { quoteForProblem, sanitizeMessage } from './normalizeSpanFields.js';
-import { peekStream, toByteStream, type ByteStream } from './peekStream.js';
+import { peekStream, toByteStream, type ByteStream } from './bytes/peekStream.js';
 import {
   DEFAULT_EVENT_LOG_OPTIONS,
   isAgentfootprintEvent,
   readAgentfootprintEvent,
   type EventLogOptions,
-} from './readAgentfootprintEvent.js';
-import { ownChunks, readFileChunks } from './readFileChunks.js';
-import { readJsonTraceValue } from './readJsonTraceValue.js';
-import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+} from './formats/readAgentfootprintEvent.js';
+import { ownChunks, readFileChunks } from './bytes/readFileChunks.js';
+import { readJsonTraceValue } from './formats/readJsonTraceValue.js';
+import {
+  countOtlpJsonLineSpans,
+  scanOtlpJsonLine,
+  scanOtlpJsonLineInto,
+} from './formats/fastPath/scanOtlpJsonLine.js';
 import { createReadStats, reportProblem } from './readStats.js';
-import { splitLines } from './splitLines.js';
+import { splitLines } from './bytes/splitLines.js';
 import type { ReadStats } from './types.js';
 import type { TraceRecord } from '../record/types.js';
 
@@ -543,9 +547,9 @@ function holdsJsonLines(all: Buffer): boolean {
 /** The Collector's length-framed files: each record is a protobuf request, or a zstd frame of JSON or protobuf. */
 async function* readFramed(ctx: FileContext, stream: ByteStream): AsyncGenerator<TraceRecord> {
   // Loaded when a framed file is met: most runs read JSON lines and need neither protobuf nor zstd.
-  const { readLengthFramed } = await import('./readLengthFramed.js');
-  const { countOtlpProtoSpans, decodeOtlpProtoRequest } = await import('./decodeOtlpProto.js');
-  const { decompressZstdFrame } = await import('./decompressStream.js');
+  const { readLengthFramed } = await import('./formats/readLengthFramed.js');
+  const { countOtlpProtoSpans, decodeOtlpProtoRequest } = await import('./formats/decodeOtlpProto.js');
+  const { decompressZstdFrame } = await import('./bytes/decompressStream.js');
   const out: TraceRecord[] = [];
   for await (const item of readLengthFramed(stream, MAX_RECORD_BYTES)) {
     const record = ++ctx.line;
@@ -610,7 +614,7 @@ async function* readStream(
         return;
       }
       {
-        const { gunzipStream, unzstdStream } = await import('./decompressStream.js');
+        const { gunzipStream, unzstdStream } = await import('./bytes/decompressStream.js');
         yield* readStream(
           ctx,
           sniffed.kind === 'gzip' ? gunzipStream(ownChunks(stream)) : unzstdStream(ownChunks(stream)),

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInThreadRunner, readInParallel } from '../../src/trace/readInParallel.js';
+import { createInThreadRunner, readInParallel } from '../../src/trace/parallel/readInParallel.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import type { ReadStats } from '../../src/trace/types.js';

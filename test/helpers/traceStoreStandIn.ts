@@ -14,7 +14,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { InputError } from '../../src/trace/inputError.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import { readRemoteSource, type RemoteSource } from '../../src/trace/remoteSource.js';
+import { readRemoteSource, type RemoteSource } from '../../src/trace/stores/remoteSource.js';
 import type { ReadStats } from '../../src/trace/types.js';
 import type { TraceRecord } from '../../src/record/types.js';
 

@@ -18,7 +18,7 @@ import type { Tier2Call } from '../../src/instrument/types.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { Tier2Verdict } from '../../src/policy/types.js';
 import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
-import { flattenOtlpAttributes } from '../../src/trace/flattenOtlpAttributes.js';
+import { flattenOtlpAttributes } from '../../src/trace/formats/flattenOtlpAttributes.js';
 import { expectDecodedDecision } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
