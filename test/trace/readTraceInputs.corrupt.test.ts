@@ -15,7 +15,8 @@ import {
 } from '../../src/semconv/semconv.js';
 import { InputError } from '../../src/trace/inputError.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import { MAX_LINE_BYTES, readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import { MAX_LINE_BYTES } from '../../src/trace/formats/readLimits.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
 import type { ReadStats } from '../../src/trace/types.js';
 import {

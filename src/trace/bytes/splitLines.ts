@@ -13,16 +13,15 @@
  */
 import { ByteSink } from './byteSink.js';
 import type { ByteStream } from './peekStream.js';
+import { JSON_SPACE } from '../formats/jsonBytes.js';
 
 /** What splitLines yields: a line, `null` for an over-long one, or a count of whitespace-only lines. */
 export type SplitLine = Buffer | null | number;
 
 /** JSON whitespace: space, tab, CR, LF. */
-const SPACE = new Uint8Array(256);
-for (const b of [0x20, 0x09, 0x0d, 0x0a]) SPACE[b] = 1;
 
 function isBlank(buf: Buffer, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (SPACE[buf[i]!] === 0) return false;
+  for (let i = from; i < to; i++) if (JSON_SPACE[buf[i]!] === 0) return false;
   return true;
 }
 
@@ -39,7 +38,7 @@ export async function* splitLines(source: ByteStream, maxLineBytes: number): Asy
   for await (const chunk of source) {
     let start = 0;
     for (;;) {
-      if (part.length === 0 && !skipping && start < chunk.length && SPACE[chunk[start]!] === 1) {
+      if (part.length === 0 && !skipping && start < chunk.length && JSON_SPACE[chunk[start]!] === 1) {
         // A run of whitespace: its lines are counted in one byte loop, up to its last newline.
         let blank = 0;
         let at = start;
@@ -48,7 +47,7 @@ export async function* splitLines(source: ByteStream, maxLineBytes: number): Asy
           if (b === 0x0a) {
             blank++;
             at = i + 1;
-          } else if (SPACE[b] === 0) break;
+          } else if (JSON_SPACE[b] === 0) break;
         }
         if (blank > 0) {
           start = at;

@@ -20,17 +20,11 @@ import { createTraceRecordBuilder, type SpanOutcome } from '../buildTraceRecords
 import { InputError } from '../inputError.js';
 import { listInputFiles } from '../listInputFiles.js';
 import { reportProblem } from '../readStats.js';
-import {
-  isPlainJsonLines,
-  MAX_LINE_BYTES,
-  openInputFile,
-  readInputUnit,
-  readScannedLine,
-  readTraceInputs,
-  type ReadOptions,
-  type ReadUnit,
-  type ReadUnitResult,
-} from '../readTraceInputs.js';
+import { isPlainJsonLines } from '../formats/sniffFormat.js';
+import { MAX_LINE_BYTES } from '../formats/readLimits.js';
+import { openInputFile } from '../openInputFile.js';
+import { readInputUnit, readScannedLine, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
+import { readTraceInputs, type ReadOptions } from '../readTraceInputs.js';
 import type { ReadProblem, ReadStats } from '../types.js';
 import type { RecordSource, TraceRecord } from '../../record/types.js';
 

@@ -5,7 +5,7 @@
  * or `{ id, error }`.
  */
 import { parentPort } from 'node:worker_threads';
-import { readInputUnit, type ReadUnit } from '../readTraceInputs.js';
+import { readInputUnit, type ReadUnit } from './readInputUnit.js';
 
 /** Buffers handed back; a few at most (more come when this thread runs fewer units than the others). */
 const spare: ArrayBuffer[] = [];

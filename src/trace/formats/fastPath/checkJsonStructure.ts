@@ -7,13 +7,7 @@
  * validate tokens (numbers, literals): a flipped byte inside a line passes, which is the price of not parsing.
  * Pure.
  */
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../jsonBytes.js';
 
 /** True when `buf` (already trimmed) is one object or array whose brackets balance, with nothing after it. */
 export function isWholeJsonContainer(

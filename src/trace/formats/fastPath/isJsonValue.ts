@@ -10,16 +10,13 @@
  * (V8's JSON.parse is not recursive). A property test holds it to JSON.parse. findJsonError says where a
  * range stops being JSON (V8's messages do not always say), for a damaged document's problem line. No I/O.
  */
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import { BACKSLASH, JSON_SPACE, QUOTE } from '../jsonBytes.js';
 
 /** Bytes that may follow a backslash (besides `u`). */
 const SIMPLE_ESCAPE = new Uint8Array(256);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
 const HEX = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
-const WHITESPACE = new Uint8Array(256);
-for (const c of ' \t\r\n') WHITESPACE[c.charCodeAt(0)] = 1;
 
 const TRUE = [0x74, 0x72, 0x75, 0x65];
 const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
@@ -48,7 +45,7 @@ export function findJsonError(buf: Uint8Array, start: number, end: number): numb
   let emptyAllowed = false;
   let i = start;
   for (;;) {
-    while (i < end && WHITESPACE[buf[i]!] === 1) i++;
+    while (i < end && JSON_SPACE[buf[i]!] === 1) i++;
     if (i >= end) return state === AFTER_VALUE && open.length === 0 ? -1 : end;
     const c = buf[i]!;
     if (state === AFTER_VALUE) {
@@ -77,7 +74,7 @@ export function findJsonError(buf: Uint8Array, start: number, end: number): numb
       const key = i;
       i = skipString(buf, i, end);
       if (i === -1) return key;
-      while (i < end && WHITESPACE[buf[i]!] === 1) i++;
+      while (i < end && JSON_SPACE[buf[i]!] === 1) i++;
       if (buf[i] !== 0x3a) return Math.min(i, end);
       i++;
       state = EXPECT_VALUE;

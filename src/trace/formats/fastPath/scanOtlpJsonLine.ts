@@ -25,15 +25,18 @@
  */
 import type { ByteSink } from '../../bytes/byteSink.js';
 import { isJsonValue } from './isJsonValue.js';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  JSON_SPACE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from '../jsonBytes.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 const FAIL = -1;
 /** Bytes of a string skipped one by one before a native search takes over. */
 const SHORT_STRING = 48;
@@ -49,8 +52,6 @@ const UNICODE_ESCAPE = Buffer.from('\\u');
 const SCALAR_BYTE = new Uint8Array(256);
 for (const c of '0123456789+-.eE') SCALAR_BYTE[c.charCodeAt(0)] = 1;
 for (const c of 'truefalsn') SCALAR_BYTE[c.charCodeAt(0)] = 1;
-const SPACE_BYTE = new Uint8Array(256);
-for (const c of ' \t\r\n') SPACE_BYTE[c.charCodeAt(0)] = 1;
 
 /** What a byte outside strings is, inside a container: one table lookup per byte instead of a chain of tests. */
 const BAD = 0;
@@ -61,7 +62,7 @@ const OPEN_ARRAY = 4;
 const CLOSE_OBJECT = 5;
 const CLOSE_ARRAY = 6;
 const BYTE_CLASS = new Uint8Array(256).fill(BAD);
-for (let c = 0; c < 256; c++) if (SCALAR_BYTE[c] === 1 || SPACE_BYTE[c] === 1) BYTE_CLASS[c] = PLAIN;
+for (let c = 0; c < 256; c++) if (SCALAR_BYTE[c] === 1 || JSON_SPACE[c] === 1) BYTE_CLASS[c] = PLAIN;
 BYTE_CLASS[COMMA] = PLAIN;
 BYTE_CLASS[COLON] = PLAIN;
 BYTE_CLASS[QUOTE] = STRING;
@@ -120,7 +121,7 @@ class LineScanner {
 
   skipSpace(i: number): number {
     const buf = this.buf;
-    while (i < buf.length && SPACE_BYTE[buf[i]!] === 1) i++;
+    while (i < buf.length && JSON_SPACE[buf[i]!] === 1) i++;
     return i;
   }
 

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTraceRecordBuilder } from '../../../../src/trace/buildTraceRecords.js';
 import { createReadStats } from '../../../../src/trace/readStats.js';
 import { readJsonTraceValue } from '../../../../src/trace/formats/readJsonTraceValue.js';
-import { ROUTING_MARKER } from '../../../../src/trace/readTraceInputs.js';
+import { ROUTING_MARKER } from '../../../../src/trace/formats/readLimits.js';
 import { ByteSink } from '../../../../src/trace/bytes/byteSink.js';
 import {
   scanOtlpJsonLine,
