@@ -111,7 +111,7 @@ export function decideTier2(
   policy: RoutingPolicy,
   scorer: ScorerTraits = {},
 ): Tier2Verdict {
-  return judgeTier2(scores, incumbentId, policy, scorer, true);
+  return judgeTier2(scores, incumbentId, policy, scorer, true, undefined, sanitizeScores(scores));
 }
 
 /** agentfootprint 9.62's verdict: the contract's, less the incumbent-at/below-floor clause. Pure. */
@@ -121,7 +121,7 @@ function decideTier2As962(
   policy: RoutingPolicy,
   scorer: ScorerTraits = {},
 ): Tier2Verdict {
-  return judgeTier2(scores, incumbentId, policy, scorer, false);
+  return judgeTier2(scores, incumbentId, policy, scorer, false, undefined, sanitizeScores(scores));
 }
 
 const SEMANTICS_OF = new WeakMap<DecideTier2, PolicySemantics>([
@@ -147,29 +147,60 @@ export function policySemanticsOf(decide: unknown): PolicySemantics | undefined 
   return typeof decide === 'function' ? SEMANTICS_OF.get(decide as DecideTier2) : undefined;
 }
 
+/**
+ * The verdict of one behaviour on `scores` with `ranking` standing as its `ranked` list: kind, `to`, `offered`,
+ * `runnerUp` and `decisive` are exactly what `createDecideTier2(semantics)` gives; only the ranking (and so the
+ * shares) is the caller's. For a reader that records another ranking — an event's own — and needs only the
+ * decision: it spares the softmax and one object per candidate. `sanitized` is `scores`' sanitized scores
+ * when the caller made them while reading (one pass over the candidates instead of two). Pure.
+ */
+export function judgeKeepingRanking(
+  semantics: PolicySemantics,
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits,
+  ranking: RankedIntentScore[],
+  sanitized?: number[],
+): Tier2Verdict {
+  return judgeTier2(
+    scores,
+    incumbentId,
+    policy,
+    scorer,
+    semantics === 'contract',
+    ranking,
+    sanitized ?? sanitizeScores(scores),
+  );
+}
+
+/** Each candidate's sanitized score, in input order. */
+function sanitizeScores(scores: readonly IntentScore[]): number[] {
+  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
+  const sanitized: number[] = [];
+  for (let i = 0; i < scores.length; i++) sanitized.push(sanitizeScore(scores[i]!.score));
+  return sanitized;
+}
+
 function judgeTier2(
   scores: readonly IntentScore[],
   incumbentId: string | undefined,
   policy: RoutingPolicy,
   scorer: ScorerTraits,
   incumbentClause: boolean,
+  ranking: RankedIntentScore[] | undefined,
+  sanitized: number[],
 ): Tier2Verdict {
   const n = scores.length;
-  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
-  const sanitized: number[] = [];
-  for (let i = 0; i < n; i++) sanitized.push(sanitizeScore(scores[i]!.score));
-  const relevance = softmaxRelevance(sanitized);
   // Stable: equal sanitized scores keep input order, so the earlier candidate wins.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — both sorts give the same order; only speed differs.
   const order = n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
   const floor = effectiveFloor(policy, scorer);
   const judged = judgedScores(scores, sanitized);
-  const ranked: RankedIntentScore[] = [];
+  const ranked = ranking ?? rankedWithShares(scores, sanitized, order);
   const alive: number[] = [];
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    const c = scores[i]!;
-    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
     if (isAlive(judged[i]!, floor)) alive.push(i);
   }
   if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
@@ -204,6 +235,22 @@ function judgeTier2(
     if (pairwiseGap(topScore, judged[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
   }
   return verdictOf({ kind: 'menu', offered, ranked, decisive }, runnerUp);
+}
+
+/** The candidates in rank order, each with its softmax share. */
+function rankedWithShares(
+  scores: readonly IntentScore[],
+  sanitized: readonly number[],
+  order: readonly number[],
+): RankedIntentScore[] {
+  const relevance = softmaxRelevance(sanitized);
+  const ranked: RankedIntentScore[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const c = scores[i]!;
+    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
+  }
+  return ranked;
 }
 
 /**
@@ -253,8 +300,12 @@ function judgedScores(scores: readonly IntentScore[], sanitized: number[]): numb
   return judged;
 }
 
-/** Reused open-addressing table of candidate indexes (-1 = empty): no allocation per call once grown. */
+/**
+ * Reused open-addressing table of candidate indexes (-1 = empty), with each slot's full hash beside it so that
+ * a probe compares two numbers before it compares two ids: no allocation per call once grown.
+ */
 let idTable = new Int32Array(256);
+let hashTable = new Int32Array(256);
 
 /**
  * For each entry, the index of its id's last occurrence; undefined when every id is unique. A linear-probing
@@ -264,24 +315,32 @@ let idTable = new Int32Array(256);
 function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
   const n = scores.length;
   let size = 16;
-  // Stryker disable next-line EqualityOperator: equivalent — a larger table only probes less.
-  while (size < 2 * n) size *= 2;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new table only costs an allocation.
-  if (idTable.length < size) idTable = new Int32Array(size);
+  // At most a quarter full: most probes end at their first slot.
+  // Stryker disable next-line EqualityOperator,ArithmeticOperator: equivalent — another size only probes more or less.
+  while (size < 4 * n) size *= 2;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent — new tables only cost an allocation.
+  if (idTable.length < size) {
+    idTable = new Int32Array(size);
+    hashTable = new Int32Array(size);
+  }
   const table = idTable;
+  const hashes = hashTable;
   const mask = size - 1;
   table.fill(-1, 0, size);
   let lastAt: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const id = scores[i]!.id;
-    let h = hashId(id) & mask;
+    const hash = hashId(id);
+    let h = hash & mask;
     for (;;) {
       const j = table[h]!;
       if (j === -1) {
         table[h] = i;
+        hashes[h] = hash;
         break;
       }
-      if (scores[j]!.id === id) {
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent — the hash test only spares comparing ids that differ.
+      if (hashes[h] === hash && scores[j]!.id === id) {
         // A repeat: every earlier entry of this id now points at this, its latest occurrence.
         lastAt ??= identityIndexes(n);
         // Stryker disable next-line EqualityOperator: equivalent — lastAt[i] is still i, never j.
@@ -314,7 +373,7 @@ function hashId(id: unknown): number {
   const n = text.length;
   let h = Math.imul(n, 0x9e3779b1);
   for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
+  return h ^ (h >>> 15);
 }
 // Stryker restore all
 
