@@ -10,7 +10,7 @@
  * instrument/ and the event-log reader in trace/ both read events through here, so a decision is the same
  * whichever way it reached routescope. Pure.
  */
-import { createDecideTier2, numbersAgree } from './routingPolicy.js';
+import { createDecideTier2, judgeKeepingRanking, numbersAgree, sanitizeScore } from './routingPolicy.js';
 import type {
   IntentScore,
   PolicySemantics,
@@ -115,6 +115,27 @@ export function readTurnRoutedEvent(
   event: unknown,
   options: ReadTurnRoutedOptions,
 ): TurnRoutedReading | TurnRoutedInvalid {
+  return readEvent(event, options, false);
+}
+
+/**
+ * The same reading, except that `decision.rebuilt.ranked` is the event's own ranking rather than one rebuilt
+ * with fresh shares; every decision field of `rebuilt` (kind, to, offered, runner-up, decisive) is exactly
+ * `readTurnRoutedEvent`'s. For a recorder that writes the event's numbers and compares only the decision: it
+ * spares a softmax and one object per candidate on every routed turn.
+ */
+export function readTurnRoutedEventForRecording(
+  event: unknown,
+  options: ReadTurnRoutedOptions,
+): TurnRoutedReading | TurnRoutedInvalid {
+  return readEvent(event, options, true);
+}
+
+function readEvent(
+  event: unknown,
+  options: ReadTurnRoutedOptions,
+  keepRanking: boolean,
+): TurnRoutedReading | TurnRoutedInvalid {
   if (!isTurnRoutedEvent(event)) return { kind: 'invalid', reason: `not a ${TURN_ROUTED_EVENT_TYPE} event` };
   const payload = (event as { payload?: unknown }).payload;
   if (!isObject(payload)) return { kind: 'invalid', reason: 'the event has no payload object' };
@@ -127,15 +148,15 @@ export function readTurnRoutedEvent(
   }
   const problems: string[] = [];
   const turn = readTurn(payload, by as TurnRouteBy, problems);
-  const scorer = optionalString(payload, 'scorer', problems);
-  const window = optionalNumber(payload, 'window', problems);
+  const scorer = optionalString(payload.scorer, 'payload.scorer', problems);
+  const window = optionalNumber(payload.window, 'payload.window', problems);
   const decider = readDecider(payload.decider, problems);
   const droppedResume = readDroppedResume(payload.droppedResume, problems);
   const meta = readMeta((event as { meta?: unknown }).meta, problems);
   const decision =
     payload.scores === undefined
       ? undefined
-      : readDecision(payload, turn, decider, scorer, options, problems);
+      : readDecision(payload, turn, decider, scorer, options, keepRanking, problems);
   // Built key by key, not by conditional spreads: this runs once per routed turn inside the host's event loop.
   const reading: Mutable<TurnRoutedReading> = { kind: 'turn_routed', turn, meta, problems };
   if (decider !== undefined) reading.decider = decider;
@@ -162,19 +183,19 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
 
-function optionalString(o: Json, key: string, problems: string[], where = 'payload'): string | undefined {
-  const v = o[key];
+// The callers load each field by its name (`payload.from`), not by a key held in a variable: a load by a
+// fixed name is cached per call site, one by a variable key is a lookup on every routed turn.
+function optionalString(v: unknown, what: string, problems: string[]): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'string') return v;
-  problems.push(`${where}.${key} is ${describe(v)}, not a string: left out`);
+  problems.push(`${what} is ${describe(v)}, not a string: left out`);
   return undefined;
 }
 
-function optionalNumber(o: Json, key: string, problems: string[], where = 'payload'): number | undefined {
-  const v = o[key];
+function optionalNumber(v: unknown, what: string, problems: string[]): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v === 'number') return v;
-  problems.push(`${where}.${key} is ${describe(v)}, not a number: left out`);
+  problems.push(`${what} is ${describe(v)}, not a number: left out`);
   return undefined;
 }
 
@@ -192,8 +213,8 @@ function readStrings(v: unknown, what: string, problems: string[]): string[] | u
 }
 
 function readTurn(payload: Json, by: TurnRouteBy, problems: string[]): TurnRoute {
-  const from = optionalString(payload, 'from', problems);
-  const to = optionalString(payload, 'to', problems);
+  const from = optionalString(payload.from, 'payload.from', problems);
+  const to = optionalString(payload.to, 'payload.to', problems);
   const offered = readStrings(payload.offered, 'payload.offered', problems);
   let stayOffered: boolean | undefined;
   if (typeof payload.stayOffered === 'boolean') stayOffered = payload.stayOffered;
@@ -215,7 +236,7 @@ function readWitness(v: unknown, problems: string[]): RouteWitness | undefined {
     problems.push(`payload.witness is ${describe(v)}, not {text, keyword?}: left out`);
     return undefined;
   }
-  const keyword = optionalString(v, 'keyword', problems, 'payload.witness');
+  const keyword = optionalString(v.keyword, 'payload.witness.keyword', problems);
   return keyword === undefined ? { text: v.text } : { text: v.text, keyword };
 }
 
@@ -225,8 +246,8 @@ function readDecider(v: unknown, problems: string[]): TurnRoutedReading['decider
     problems.push(`payload.decider is ${describe(v)}, not {provider, model?, picked?}: left out`);
     return undefined;
   }
-  const model = optionalString(v, 'model', problems, 'payload.decider');
-  const picked = optionalString(v, 'picked', problems, 'payload.decider');
+  const model = optionalString(v.model, 'payload.decider.model', problems);
+  const picked = optionalString(v.picked, 'payload.decider.picked', problems);
   const decider: { provider: string; model?: string; picked?: string } = { provider: v.provider };
   if (model !== undefined) decider.model = model;
   if (picked !== undefined) decider.picked = picked;
@@ -239,8 +260,8 @@ function readDroppedResume(v: unknown, problems: string[]): TurnRoutedReading['d
     problems.push(`payload.droppedResume is ${describe(v)}, not {id, reason}: left out`);
     return undefined;
   }
-  const id = optionalString(v, 'id', problems, 'payload.droppedResume');
-  const reason = optionalString(v, 'reason', problems, 'payload.droppedResume');
+  const id = optionalString(v.id, 'payload.droppedResume.id', problems);
+  const reason = optionalString(v.reason, 'payload.droppedResume.reason', problems);
   const dropped: { id?: string; reason?: string } = {};
   if (id !== undefined) dropped.id = id;
   if (reason !== undefined) dropped.reason = reason;
@@ -253,10 +274,10 @@ function readMeta(v: unknown, problems: string[]): TurnRoutedMeta {
     problems.push(`meta is ${describe(v)}, not an object: left out`);
     return {};
   }
-  const runId = optionalString(v, 'runId', problems, 'meta');
-  const sessionId = optionalString(v, 'sessionId', problems, 'meta');
-  const traceId = optionalString(v, 'traceId', problems, 'meta');
-  let wallClockMs = optionalNumber(v, 'wallClockMs', problems, 'meta');
+  const runId = optionalString(v.runId, 'meta.runId', problems);
+  const sessionId = optionalString(v.sessionId, 'meta.sessionId', problems);
+  const traceId = optionalString(v.traceId, 'meta.traceId', problems);
+  let wallClockMs = optionalNumber(v.wallClockMs, 'meta.wallClockMs', problems);
   if (wallClockMs !== undefined && !Number.isFinite(wallClockMs)) {
     problems.push(`meta.wallClockMs is ${wallClockMs}: left out`);
     wallClockMs = undefined;
@@ -291,11 +312,17 @@ function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
 interface EventScores {
   /** The candidates as the event ranks them, each with its share (NaN where JSON wrote `null`). */
   readonly ranked: RankedIntentScore[];
+  /** Their sanitized scores, made in the same pass (what the policy ranks and judges by). */
+  readonly sanitized: number[];
   /** Indexes of entries that carried no share at all (a hand-built event); usually none. */
   readonly unshared: number[] | undefined;
 }
 
-function readScores(v: unknown, max: number, problems: string[]): EventScores | undefined {
+/**
+ * The event's candidates, narrowed. With `reuse`, an entry that already is `{id: string, score: number,
+ * relevance: number}` is used as it is rather than copied (nothing downstream of a recording writes to it).
+ */
+function readScores(v: unknown, max: number, reuse: boolean, problems: string[]): EventScores | undefined {
   if (!Array.isArray(v)) {
     problems.push(`payload.scores is ${describe(v)}, not a list: the scores are not judged`);
     return undefined;
@@ -309,6 +336,7 @@ function readScores(v: unknown, max: number, problems: string[]): EventScores | 
   // One object per candidate serves as both the judged score and the recorded rank (a RankedIntentScore is an
   // IntentScore): this runs inside the host's event loop on every routed turn.
   const ranked = new Array<RankedIntentScore>(v.length);
+  const sanitized: number[] = [];
   let unshared: number[] | undefined;
   for (let i = 0; i < v.length; i++) {
     const c: unknown = v[i];
@@ -321,9 +349,13 @@ function readScores(v: unknown, max: number, problems: string[]): EventScores | 
     }
     const relevance = numberOrNull(c.relevance);
     if (relevance === undefined) (unshared ??= []).push(i);
-    ranked[i] = { id: c.id, score, relevance: relevance ?? NaN };
+    ranked[i] =
+      reuse && score === c.score && relevance === c.relevance
+        ? (c as unknown as RankedIntentScore)
+        : { id: c.id, score, relevance: relevance ?? NaN };
+    sanitized.push(sanitizeScore(score));
   }
-  return { ranked, unshared };
+  return { ranked, sanitized, unshared };
 }
 
 function readRunnerUp(v: unknown, problems: string[]): { id: string; gap: number } | undefined {
@@ -342,6 +374,7 @@ function readDecision(
   decider: TurnRoutedReading['decider'],
   scorer: string | undefined,
   options: ReadTurnRoutedOptions,
+  keepRanking: boolean,
   problems: string[],
 ): TurnRoutedDecision | undefined {
   if (turn.by === 'entry') {
@@ -350,13 +383,25 @@ function readDecision(
     );
     return undefined;
   }
-  const read = readScores(payload.scores, options.maxJudgedCandidates, problems);
+  const read = readScores(payload.scores, options.maxJudgedCandidates, keepRanking, problems);
   if (read === undefined) return undefined;
   const policy = readPolicy(payload.policy, problems);
   if (policy === undefined) return undefined;
   const scorerTraits: ScorerTraits =
     scorer !== undefined && options.categoricalScorers.includes(scorer) ? { categorical: true } : {};
-  const rebuilt = createDecideTier2(options.semantics)(read.ranked, turn.from, policy, scorerTraits);
+  // A share missing from the event is taken from a rebuilt ranking, so only then is one built when not asked.
+  const rebuilt =
+    keepRanking && read.unshared === undefined
+      ? judgeKeepingRanking(
+          options.semantics,
+          read.ranked,
+          turn.from,
+          policy,
+          scorerTraits,
+          read.ranked,
+          read.sanitized,
+        )
+      : createDecideTier2(options.semantics)(read.ranked, turn.from, policy, scorerTraits);
   const runnerUp = readRunnerUp(payload.runnerUp, problems);
   let decisive: boolean;
   if (typeof payload.decisive === 'boolean') decisive = payload.decisive;
@@ -413,18 +458,28 @@ function verdictThatHappened(
   rebuilt: Tier2Verdict,
   numbers: Numbers,
 ): Tier2Verdict {
-  if (turn.by === 'intent' && turn.to !== undefined) return { kind: 'move', to: turn.to, ...numbers };
-  if (turn.by === 'continuity' && decider === undefined) return { kind: 'stay', ...numbers };
-  if (menuFollowed(turn, decider)) {
-    if (rebuilt.kind === 'unmatched') return { kind: 'unmatched', ...numbers };
-    return {
-      kind: 'menu',
-      offered: turn.offered ?? (rebuilt.kind === 'menu' ? rebuilt.offered : []),
-      ...numbers,
-    };
+  // Literals with the numbers named, not spread: this runs once per routed turn.
+  const { ranked, decisive } = numbers;
+  let verdict: Tier2Verdict;
+  if (turn.by === 'intent' && turn.to !== undefined)
+    verdict = { kind: 'move', to: turn.to, ranked, decisive };
+  else if (turn.by === 'continuity' && decider === undefined) verdict = { kind: 'stay', ranked, decisive };
+  else if (menuFollowed(turn, decider)) {
+    verdict =
+      rebuilt.kind === 'unmatched'
+        ? { kind: 'unmatched', ranked, decisive }
+        : {
+            kind: 'menu',
+            offered: turn.offered ?? (rebuilt.kind === 'menu' ? rebuilt.offered : []),
+            ranked,
+            decisive,
+          };
+  } else {
+    // `intent` with no `to`: nothing says where it moved; keep the rebuilt kind, which the differences flag.
+    return { ...rebuilt, ...numbers } as Tier2Verdict;
   }
-  // `intent` with no `to`: nothing says where it moved; keep the rebuilt kind, which the differences flag.
-  return { ...rebuilt, ...numbers } as Tier2Verdict;
+  if (numbers.runnerUp !== undefined) (verdict as Mutable<Tier2Verdict>).runnerUp = numbers.runnerUp;
+  return verdict;
 }
 
 function list(ids: readonly string[] | undefined): string {
