@@ -198,21 +198,25 @@ function judgeTier2(
   const floor = effectiveFloor(policy, scorer);
   const judged = judgedScores(scores, sanitized);
   const ranked = ranking ?? rankedWithShares(scores, sanitized, order);
-  const alive: number[] = [];
+  // The verdict reads the first two alive candidates in rank order (and a menu the next few): the walk stops
+  // there instead of listing every alive candidate of a long list.
+  let top = -1;
+  let second = -1;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    if (isAlive(judged[i]!, floor)) alive.push(i);
+    if (!isAlive(judged[i]!, floor)) continue;
+    if (top !== -1) {
+      second = i;
+      break;
+    }
+    top = i;
   }
-  if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
+  if (top === -1) return { kind: 'unmatched', ranked, decisive: false };
 
-  const top = alive[0]!;
   const topScore = judged[top]!;
   const topId = scores[top]!.id;
-  const second = alive[1];
   const runnerUp =
-    second === undefined
-      ? undefined
-      : { id: scores[second]!.id, gap: pairwiseGap(topScore, judged[second]!) };
+    second === -1 ? undefined : { id: scores[second]!.id, gap: pairwiseGap(topScore, judged[second]!) };
   const decisive =
     scorer.categorical === true || runnerUp === undefined || runnerUp.gap >= policy.nearTieMargin;
 
@@ -229,7 +233,9 @@ function judgeTier2(
   }
   const cap = Math.max(2, policy.menuSize);
   const offered: string[] = [];
-  for (const i of alive) {
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    if (!isAlive(judged[i]!, floor)) continue;
     // The menu may never hold more than `cap`: a fractional cap keeps its whole part, a NaN cap keeps nothing.
     if (!(offered.length + 1 <= cap)) break;
     if (pairwiseGap(topScore, judged[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
@@ -241,7 +247,7 @@ function judgeTier2(
 function rankedWithShares(
   scores: readonly IntentScore[],
   sanitized: readonly number[],
-  order: readonly number[],
+  order: ArrayLike<number>,
 ): RankedIntentScore[] {
   const relevance = softmaxRelevance(sanitized);
   const ranked: RankedIntentScore[] = [];
@@ -364,15 +370,17 @@ function identityIndexes(n: number): Int32Array {
 }
 
 /**
- * A cheap hash of an id: its length and its last four UTF-16 code units (ids of one graph tend to differ at the
- * end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
+ * A cheap hash of an id: its length, its last two UTF-16 code units and its first (ids of one graph tend to
+ * differ at the end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
  */
 // Stryker disable all: any hash is correct — it only picks where probing starts, `===` decides identity.
 function hashId(id: unknown): number {
   const text = typeof id === 'string' ? id : String(id);
   const n = text.length;
   let h = Math.imul(n, 0x9e3779b1);
-  for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  if (n > 0) h = Math.imul(h ^ text.charCodeAt(n - 1), 0x01000193);
+  if (n > 1) h = Math.imul(h ^ text.charCodeAt(n - 2), 0x01000193);
+  if (n > 2) h = Math.imul(h ^ text.charCodeAt(0), 0x01000193);
   return h ^ (h >>> 15);
 }
 // Stryker restore all
@@ -383,16 +391,19 @@ function hashId(id: unknown): number {
  */
 const INSERTION_SORT_MAX = 128;
 
+/** Reused sort keys of rankByInsertion, which calls no user code while it holds them: no allocation per call. */
+let sortKeys = new Float64Array(256);
+
 /** Indices by sanitized score, highest first, ties in input order (insertion is stable: `<` never passes an equal). */
 function rankByInsertion(sanitized: readonly number[]): number[] {
-  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first entry is overwritten before it is read, the extra last one is never read.
+  const n = sanitized.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new buffer only costs an allocation.
+  if (sortKeys.length < n) sortKeys = new Float64Array(n);
+  const keys = sortKeys;
   const order: number[] = [];
-  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first key is overwritten before it is compared.
-  const keys: number[] = [];
-  for (let i = 0; i < sanitized.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = sanitized[i]!;
     order.push(i);
-    keys.push(v);
     let j = i;
     while (j > 0 && keys[j - 1]! < v) {
       keys[j] = keys[j - 1]!;

@@ -340,19 +340,22 @@ function readScores(v: unknown, max: number, reuse: boolean, problems: string[])
   let unshared: number[] | undefined;
   for (let i = 0; i < v.length; i++) {
     const c: unknown = v[i];
-    const score = isObject(c) ? numberOrNull(c.score) : undefined;
-    if (!isObject(c) || typeof c.id !== 'string' || score === undefined) {
+    const score = isObject(c) && typeof c.id === 'string' ? numberOrNull(c.score) : undefined;
+    if (score === undefined) {
       problems.push(
         `payload.scores[${i}] is ${describe(c)}, not {id, score, relevance}: the scores are not judged`,
       );
       return undefined;
     }
-    const relevance = numberOrNull(c.relevance);
+    const entry = c as Json & { id: string };
+    const share = entry.relevance;
+    const relevance = numberOrNull(share);
     if (relevance === undefined) (unshared ??= []).push(i);
+    // Already two numbers (no `null` read as NaN, no share missing): the entry is its own reading.
     ranked[i] =
-      reuse && score === c.score && relevance === c.relevance
-        ? (c as unknown as RankedIntentScore)
-        : { id: c.id, score, relevance: relevance ?? NaN };
+      reuse && typeof entry.score === 'number' && typeof share === 'number'
+        ? (entry as unknown as RankedIntentScore)
+        : { id: entry.id, score, relevance: relevance ?? NaN };
     sanitized.push(sanitizeScore(score));
   }
   return { ranked, sanitized, unshared };
