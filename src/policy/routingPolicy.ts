@@ -272,7 +272,7 @@ function verdictOf(
 }
 
 /** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a hash table. */
-const PAIRWISE_DUPLICATE_MAX = 16;
+const PAIRWISE_DUPLICATE_MAX = 4;
 
 /**
  * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework
