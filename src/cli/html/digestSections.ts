@@ -13,7 +13,6 @@ import { escapeHtml } from './escapeHtml.js';
 import type { HtmlSection } from './htmlPage.js';
 import { describeNoRoutingSpan, formatProblemPlace } from '../format/presentInput.js';
 import {
-  VERDICT_COLORS,
   drawBarChart,
   drawHeatmap,
   drawHistogram,
@@ -22,6 +21,7 @@ import {
   formatPercent,
   type ChartMarker,
 } from './svgCharts.js';
+import { VERDICT_COLORS } from '../format/palette.js';
 import { countOf, formatThreshold } from '../../analyze/formatFigures.js';
 
 const VERDICTS = ['move', 'stay', 'menu', 'unmatched'] as const;

@@ -17,11 +17,11 @@ import {
   drawRankedBars,
   formatNumber,
   formatPercent,
-  VERDICT_COLORS,
   type BarDatum,
   type ChartBand,
   type ChartMarker,
 } from './svgCharts.js';
+import { VERDICT_COLORS } from '../format/palette.js';
 import { countOf, formatScoreValue, formatThreshold } from '../../analyze/formatFigures.js';
 
 /** What each bar colour of a decision's chart means; every one is in the legend above the charts. */

@@ -17,7 +17,8 @@ import {
 } from './htmlPage.js';
 import { htmlId } from './escapeHtml.js';
 import { policySection } from './policySection.js';
-import { drawBarChart, drawHeatmap, formatNumber, formatPercent, VERDICT_COLORS } from './svgCharts.js';
+import { drawBarChart, drawHeatmap, formatNumber, formatPercent } from './svgCharts.js';
+import { VERDICT_COLORS } from '../format/palette.js';
 import { countOf, formatScoreValue } from '../../analyze/formatFigures.js';
 
 const KINDS = ['move', 'stay', 'menu', 'unmatched'] as const;
