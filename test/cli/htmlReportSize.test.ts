@@ -9,7 +9,8 @@ import { createReplayAnalysis } from '../../src/analyze/replay.js';
 import { createSummaryAnalysis } from '../../src/analyze/summarizeDecisions.js';
 import { createTuneAnalysis } from '../../src/analyze/tune.js';
 import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
-import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
+import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
+import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
 import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
@@ -60,7 +61,7 @@ function pages(n: number): Record<string, string> {
     }),
     replay: renderReplayHtml(replay.finish(), g),
     tune: renderTuneHtml(tune.finish(), g),
-    flapping: renderFlappingHtml(flapping.finish(), g),
+    flapping: renderHtml(flappingToDocument({ report: flapping.finish(), digest: g })),
   };
 }
 
