@@ -9,7 +9,7 @@ import { tuneMargins } from '../../src/analyze/tune.js';
 import { nearTieZone, renderExplainHtml } from '../../src/cli/html/renderExplainHtml.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
-import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
+import { replayToDocument } from '../../src/cli/format/presentReplay.js';
 import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
 import { pairwiseGap } from '../../src/policy/routingPolicy.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
@@ -80,7 +80,7 @@ describe('replay page', () => {
   it('draws the flip matrix with one mark per non-empty cell and says when the audit fails', () => {
     const recs = generateWorkload(200, 4);
     const report = replayDecisions(recs, { thresholds: { nearTieMargin: 0.3 }, listLimit: 5 });
-    const html = renderReplayHtml(report, digestForCharts(recs));
+    const html = renderHtml(replayToDocument({ report, digest: digestForCharts(recs) }));
     const matrix = /<svg class="chart" data-chart="heatmap"[^]*?<\/svg>/.exec(html)![0];
     const nonEmpty = Object.values(report.flips).flatMap((row) => Object.values(row).filter((n) => n > 0));
     expect(marks(matrix)).toBe(nonEmpty.length);
@@ -88,7 +88,7 @@ describe('replay page', () => {
     expect(html).toMatch(/every one of 200 decisions reproduces/);
 
     const tampered: DecisionRecord = { ...recs[0]!, verdict: recs[0]!.verdict === 'move' ? 'stay' : 'move' };
-    const bad = renderReplayHtml(replayDecisions([tampered, ...recs.slice(1)]));
+    const bad = renderHtml(replayToDocument({ report: replayDecisions([tampered, ...recs.slice(1)]) }));
     expect(bad).toMatch(/do NOT reproduce their recorded verdict/);
   });
 });

@@ -11,7 +11,7 @@ import { createTuneAnalysis } from '../../src/analyze/tune.js';
 import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
-import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
+import { replayToDocument } from '../../src/cli/format/presentReplay.js';
 import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
@@ -59,7 +59,7 @@ function pages(n: number): Record<string, string> {
       hotspots: hotspots.finish(),
       floorless: floorless.finish(),
     }),
-    replay: renderReplayHtml(replay.finish(), g),
+    replay: renderHtml(replayToDocument({ report: replay.finish(), digest: g })),
     tune: renderTuneHtml(tune.finish(), g),
     flapping: renderHtml(flappingToDocument({ report: flapping.finish(), digest: g })),
   };

@@ -128,13 +128,8 @@ export const replayCommand: CliCommand = {
       readJobsAndPolicy(args, policy),
       [names],
     );
-    const view = { report, input };
-    await emitReport(ctx, {
-      json: (v) => replayToJson(view, v),
-      document: () => replayToDocument(view),
-      html: async () =>
-        (await import('../html/renderReplayHtml.js')).renderReplayHtml(report, digest, input.stats),
-    });
+    const view = { report, input, ...(digest === undefined ? {} : { digest }) };
+    await emitReport(ctx, { json: (v) => replayToJson(view, v), document: () => replayToDocument(view) });
     return names.finish(ctx);
   },
 };

@@ -3,7 +3,7 @@
  * series, and the terminal's SGR codes for the same tones.
  *
  * A verdict is the same blue, green, amber or red in a bar, a pill and a legend swatch, and a tone means the
- * same thing on a page as on a terminal, because both read it from here. Constants only. Pure.
+ * same thing on a page as on a terminal, because both read it from here. Constants, and one shade. Pure.
  */
 
 /** The page's neutral inks. */
@@ -73,3 +73,13 @@ export const CHART_COLORS = Object.freeze({
 
 /** A neutral series palette. */
 export const SERIES_COLORS = ['#3b6fd8', '#e3a21a', '#3a9d5d', '#c8463d', '#8a5cc7', '#2a9fb0'] as const;
+
+/** A lighter shade of a #rrggbb colour (the "before" bars beside the "after" ones). */
+export function fadeColor(hex: string): string {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * 0.55);
+  const r = mix((n >> 16) & 255);
+  const g = mix((n >> 8) & 255);
+  const b = mix(n & 255);
+  return `#${((r << 16) | (g << 8) | b).toString(16).padStart(6, '0')}`;
+}
