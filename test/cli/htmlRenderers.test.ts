@@ -10,7 +10,7 @@ import { nearTieZone, renderExplainHtml } from '../../src/cli/html/renderExplain
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
-import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
+import { tuneToDocument } from '../../src/cli/format/presentTune.js';
 import { pairwiseGap } from '../../src/policy/routingPolicy.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
 import { generateWorkload, recordOf } from '../analyze/replayRecords.js';
@@ -97,7 +97,7 @@ describe('tune page', () => {
   it('shows the caveat, marks the recommendation on the curve and highlights it in the table', () => {
     const recs = generateWorkload(300, 8);
     const report = tuneMargins(recs, { targetMenuRate: 0.05 });
-    const html = renderTuneHtml(report, digestForCharts(recs));
+    const html = renderHtml(tuneToDocument({ report, digest: digestForCharts(recs) }));
     expect(html).toContain('rates, not accuracy');
     const m = report.recommendation!.margin;
     expect(html).toContain(`recommended: ${m}`);

@@ -12,7 +12,7 @@ import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
-import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
+import { tuneToDocument } from '../../src/cli/format/presentTune.js';
 import type { DecisionRecord } from '../../src/trace/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
 
@@ -60,7 +60,7 @@ function pages(n: number): Record<string, string> {
       floorless: floorless.finish(),
     }),
     replay: renderHtml(replayToDocument({ report: replay.finish(), digest: g })),
-    tune: renderTuneHtml(tune.finish(), g),
+    tune: renderHtml(tuneToDocument({ report: tune.finish(), digest: g })),
     flapping: renderHtml(flappingToDocument({ report: flapping.finish(), digest: g })),
   };
 }

@@ -32,6 +32,8 @@ export interface Span {
   readonly tone?: Tone;
   readonly look?: Look;
   readonly href?: string;
+  /** Shown by one kind of output only. */
+  readonly only?: Medium;
 }
 
 /** What a cell, a value or a paragraph holds: plain text, toned text, or a run of both. */
@@ -106,8 +108,10 @@ export type Block = (
   | { readonly kind: 'chart'; readonly chart: Chart }
 ) & { readonly only?: Medium };
 
-/** A table's legend: the columns that need words, each with a short meaning. */
-export type Legend = readonly (readonly [column: string, meaning: string])[];
+/** A table's legend: the columns that need words, each with a short meaning (and the output it is for). */
+export type Legend = readonly (
+  readonly [column: string, meaning: string] | readonly [column: string, meaning: string, only: Medium]
+)[];
 
 /** A whole report. */
 export type ReportDocument = readonly Block[];
@@ -138,6 +142,18 @@ export function spansOf(inline: Inline): Span[] {
   if (Array.isArray(inline))
     return (inline as readonly (string | Span)[]).map((p) => (typeof p === 'string' ? { text: p } : p));
   return [inline as Span];
+}
+
+/** The spans one medium shows. */
+export function spansFor(inline: Inline, medium: Medium): Span[] {
+  return spansOf(inline).filter((s) => s.only === undefined || s.only === medium);
+}
+
+/** The legend entries one medium shows, as [column, meaning]. */
+export function legendFor(legend: Legend | undefined, medium: Medium): [string, string][] {
+  return (legend ?? [])
+    .filter((entry) => entry[2] === undefined || entry[2] === medium)
+    .map(([column, meaning]) => [column, meaning]);
 }
 
 /** An inline as plain text. */

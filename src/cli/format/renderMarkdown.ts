@@ -4,7 +4,7 @@
  * Every piece of text goes through escapeMarkdown, so a trace string can neither break a table (pipes) nor
  * add links, emphasis or HTML; tones become bold for `bad`/`strong` and are otherwise dropped. Pure.
  */
-import { blocksFor, spansOf, type Block, type Inline, type ReportDocument } from './document.js';
+import { blocksFor, legendFor, spansFor, type Block, type Inline, type ReportDocument } from './document.js';
 import { escapeMarkdown } from './escapeControlChars.js';
 
 /** Render a document as Markdown (ends with a newline); charts and page-only blocks are skipped. */
@@ -22,7 +22,7 @@ function fieldLines(rows: readonly (readonly [string, Inline])[]): string {
 }
 
 function inline(value: Inline): string {
-  return spansOf(value)
+  return spansFor(value, 'text')
     .map((span) => {
       const text = escapeMarkdown(span.text);
       return (span.tone === 'bad' || span.tone === 'strong') && text.trim() !== '' ? `**${text}**` : text;
@@ -54,12 +54,13 @@ function renderBlock(block: Block): string {
       const rows = block.rows.map(
         (row) => `| ${block.columns.map((_, i) => inline(row[i] ?? '')).join(' | ')} |`,
       );
+      const entries = legendFor(block.legend, 'text');
       const legend =
-        block.legend === undefined || block.legend.length === 0
+        entries.length === 0
           ? []
           : [
               '',
-              block.legend
+              entries
                 .map(([column, meaning]) => `**${escapeMarkdown(column)}**: ${escapeMarkdown(meaning)}`)
                 .join(' · '),
             ];

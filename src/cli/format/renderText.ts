@@ -5,7 +5,15 @@
  * the terminal shows and no trace string can emit an escape sequence; colour codes are added after, by us
  * alone, and only when the caller allows them (a TTY without NO_COLOR). Pure.
  */
-import { blocksFor, spansOf, type Block, type Inline, type ReportDocument, type Tone } from './document.js';
+import {
+  blocksFor,
+  legendFor,
+  spansFor,
+  type Block,
+  type Inline,
+  type ReportDocument,
+  type Tone,
+} from './document.js';
 import { escapeControlChars } from './escapeControlChars.js';
 import { measureTerminalWidth } from './measureTerminalWidth.js';
 import { SGR_RESET as RESET, TONE_SGR as SGR } from './palette.js';
@@ -33,7 +41,7 @@ const width = measureTerminalWidth;
 function inline(value: Inline, style: TextStyle, base?: Tone): { plain: string; shown: string } {
   let plain = '';
   let shown = '';
-  for (const span of spansOf(value)) {
+  for (const span of spansFor(value, 'text')) {
     const text = escapeControlChars(span.text);
     plain += text;
     const t = span.tone ?? base;
@@ -91,14 +99,11 @@ function renderTable(block: Extract<Block, { kind: 'table' }>, style: TextStyle)
   const headLine = line(head.map((h, i) => pad(h, style.color ? `${SGR.strong}${h}${RESET}` : h, i)));
   const rule = line(widths.map((w) => '-'.repeat(w)));
   const body = cells.map((row) => line(row.map((c, i) => pad(c.plain, c.shown, i))));
-  return [headLine, rule, ...body, ...legendLines(block.legend ?? [], style)];
+  return [headLine, rule, ...body, ...legendLines(legendFor(block.legend, 'text'), style)];
 }
 
 /** A legend under its table: one dim line per column, the names aligned. */
-function legendLines(
-  legend: Extract<Block, { kind: 'table' }>['legend'] & object,
-  style: TextStyle,
-): string[] {
+function legendLines(legend: readonly (readonly [string, string])[], style: TextStyle): string[] {
   if (legend.length === 0) return [];
   const names = legend.map(([column]) => escapeControlChars(column));
   const w = Math.max(...names.map(width));

@@ -9,8 +9,8 @@
  */
 import {
   blocksFor,
-  plainText,
-  spansOf,
+  legendFor,
+  spansFor,
   type Block,
   type Chart,
   type Figure,
@@ -40,12 +40,12 @@ export function renderHtml(doc: ReportDocument): string {
   let afterTitle = false;
   for (const block of blocks) {
     if (block.kind === 'title') {
-      title = plainText(block.text);
+      title = pageText(block.text);
       afterTitle = true;
       continue;
     }
     if (block.kind === 'paragraph' && afterTitle) {
-      subtitle.push(plainText(block.text));
+      subtitle.push(pageText(block.text));
       continue;
     }
     afterTitle = false;
@@ -54,7 +54,7 @@ export function renderHtml(doc: ReportDocument): string {
       continue;
     }
     if (block.kind === 'heading') {
-      current = { title: plainText(block.text), ...(block.half ? { half: true } : {}), parts: [] };
+      current = { title: pageText(block.text), ...(block.half ? { half: true } : {}), parts: [] };
       sections.push(current);
       continue;
     }
@@ -97,7 +97,7 @@ function renderBlock(
         block.columns.map((c) => c.title),
         block.rows.map((row) => block.columns.map((_, i): HtmlCell => ({ html: inlineHtml(row[i] ?? '') }))),
         block.columns.flatMap((c, i) => (c.align === 'right' ? [i] : [])),
-        block.legend ?? [],
+        legendFor(block.legend, 'html'),
       );
     case 'chart':
       return drawChart(block.chart);
@@ -122,7 +122,7 @@ export function drawChart(chart: Chart): string {
 
 /** An inline as markup: each span escaped, then given its look, link and tone. */
 export function inlineHtml(value: Inline): string {
-  return spansOf(value).map(spanHtml).join('');
+  return spansFor(value, 'html').map(spanHtml).join('');
 }
 
 const SAFE_LINK = /^https?:\/\//i;
@@ -153,4 +153,11 @@ function spanHtml(span: Span): string {
     default:
       return `<span class="${span.tone}">${html}</span>`;
   }
+}
+
+/** An inline's page text, unmarked (a title, a heading). */
+function pageText(value: Inline): string {
+  return spansFor(value, 'html')
+    .map((s) => s.text)
+    .join('');
 }
