@@ -6,7 +6,8 @@ import { explainDecisions } from '../../src/analyze/explainDecisions.js';
 import { findFlapping } from '../../src/analyze/flapping.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { tuneMargins } from '../../src/analyze/tune.js';
-import { nearTieZone, renderExplainHtml } from '../../src/cli/html/renderExplainHtml.js';
+import { nearTieZone } from '../../src/cli/format/decisionChart.js';
+import { explainToDocument } from '../../src/cli/format/presentExplain.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
@@ -57,11 +58,12 @@ describe('explain page', () => {
       recordOf([s('billing', 0.9), s('refunds', 0.1)], 'billing', P, { floor: 0 }, conv),
     ];
     const report = explainDecisions(recs, 'c-1');
-    const html = renderExplainHtml(report, undefined, (id) =>
+    const linkFor = (id: string) =>
       id === recs[0]!.traceId
         ? { jaeger: 'http://jaeger.invalid/trace/x' }
-        : { jaeger: 'javascript:alert(1)' },
-    );
+        : { jaeger: 'javascript:alert(1)' };
+    const links = Object.fromEntries(report.traceIds.map((id) => [id, linkFor(id)]));
+    const html = renderHtml(explainToDocument({ report, links }));
     const charts = html.match(/<svg class="chart" data-chart="ranked"[^]*?<\/svg>/g)!;
     expect(charts).toHaveLength(2);
     for (const c of charts) {

@@ -23,8 +23,11 @@ import type {
 /** How a piece of text wants to stand out. */
 export type Tone = 'good' | 'bad' | 'warn' | 'dim' | 'strong';
 
-/** What a piece of text is, for a page: an id (monospace, whole), code, or a verdict (a coloured pill). */
-export type Look = 'id' | 'code' | 'verdict';
+/**
+ * What a piece of text is, for a page: an id (monospace, whole), code, a verdict (a coloured pill), or a
+ * colour swatch (a key's square, in `color`).
+ */
+export type Look = 'id' | 'code' | 'verdict' | 'swatch';
 
 /** Text with a tone, a look, or a link (a page links http(s) addresses only; elsewhere it is text). */
 export interface Span {
@@ -32,6 +35,8 @@ export interface Span {
   readonly tone?: Tone;
   readonly look?: Look;
   readonly href?: string;
+  /** A swatch's colour (#rgb or #rrggbb). */
+  readonly color?: string;
   /** Shown by one kind of output only. */
   readonly only?: Medium;
 }

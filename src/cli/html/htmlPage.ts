@@ -81,6 +81,7 @@ p.legend b{color:var(--ink);font-weight:600}
 .more{color:var(--muted);font-size:12px}
 .pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff;background:${CHART_COLORS.unknown}}
 .move{background:${VERDICT_COLORS.move}}.stay{background:${VERDICT_COLORS.stay}}.menu{background:${VERDICT_COLORS.menu}}.unmatched{background:${VERDICT_COLORS.unmatched}}
+.swatch{display:inline-block;width:12px;height:12px;vertical-align:-2px;margin-right:6px;border-radius:2px}
 .decision{border-top:1px solid var(--line);padding-top:12px;margin-top:12px}
 .decision:first-of-type{border-top:none;margin-top:0;padding-top:0}
 footer{max-width:1320px;margin:0 auto;padding:0 32px 32px;color:var(--muted);font-size:12px}

@@ -127,7 +127,13 @@ export function inlineHtml(value: Inline): string {
 
 const SAFE_LINK = /^https?:\/\//i;
 
+const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
+
 function spanHtml(span: Span): string {
+  if (span.look === 'swatch') {
+    const color = span.color !== undefined && HEX_COLOR.test(span.color) ? span.color : 'transparent';
+    return `<span class="swatch" style="background:${color}"></span>${escapeHtml(span.text)}`;
+  }
   if (span.text === '') return '';
   let html: string;
   switch (span.look) {
