@@ -24,8 +24,6 @@ export const JSON_SCHEMA_VERSION = 1;
 export interface ReportPresenter {
   json(schemaVersion: number): unknown;
   document(): ReportDocument;
-  /** A page of its own (commands not yet on the one document); loaded on demand. */
-  html?(): string | Promise<string>;
 }
 
 /** Render the report in the chosen format and write it to stdout. */
@@ -44,7 +42,6 @@ export async function renderReport(
     case 'markdown':
       return renderMarkdown(presenter.document());
     case 'html':
-      if (presenter.html !== undefined) return await presenter.html();
       return (await import('./html/renderHtml.js')).renderHtml(presenter.document());
     case 'text':
       return renderText(presenter.document(), { color: ctx.color });

@@ -8,7 +8,7 @@ import { createHotspotAnalysis } from '../../src/analyze/findNearTieHotspots.js'
 import { createReplayAnalysis } from '../../src/analyze/replay.js';
 import { createSummaryAnalysis } from '../../src/analyze/summarizeDecisions.js';
 import { createTuneAnalysis } from '../../src/analyze/tune.js';
-import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
+import { analyzeToDocument } from '../../src/cli/format/presentAnalyze.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
@@ -53,12 +53,15 @@ function pages(n: number): Record<string, string> {
   }
   const g = digest.finish();
   return {
-    analyze: renderAnalyzeHtml({
-      summary: summary.finish(),
-      digest: g,
-      hotspots: hotspots.finish(),
-      floorless: floorless.finish(),
-    }),
+    analyze: renderHtml(
+      analyzeToDocument({
+        summary: summary.finish(),
+        digest: g,
+        hotspots: hotspots.finish(),
+        floorless: floorless.finish(),
+        gates: [],
+      }),
+    ),
     replay: renderHtml(replayToDocument({ report: replay.finish(), digest: g })),
     tune: renderHtml(tuneToDocument({ report: tune.finish(), digest: g })),
     flapping: renderHtml(flappingToDocument({ report: flapping.finish(), digest: g })),

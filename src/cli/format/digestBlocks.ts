@@ -1,6 +1,6 @@
 /**
  * digestBlocks — the chart sections a report can draw from a chart digest: verdict mix, near-tie rate over
- * time, the gap histogram with the margin(s), the tied skill pairs and floorless scorers.
+ * time, the gap histogram with the margin(s) and the tied skill pairs.
  *
  * Each is a page-only section of the report document (a heading, an intro and a chart): analyze shows all of
  * them; replay and tune the gap histogram with the recorded and the new margin, which is the picture that
@@ -235,26 +235,6 @@ export function tiedPairsBlocks(digest: ChartDigest, half = true): Block[] {
       options: { title: 'Tied skill pairs', width: half ? HALF : FULL, hue: 28 },
     },
     { half },
-  );
-}
-
-/** Decisions judged with no floor, per router/scorer. */
-export function floorlessChartBlocks(digest: ChartDigest): Block[] {
-  const rows = digest.scorers.filter((s) => s.floorless > 0).slice(0, 15);
-  return chartSection(
-    'Floorless scorers',
-    'Decisions judged with no floor: the scorer could never say "no match" (unmatched unreachable).' +
-      (rows.length === 0 ? ' None here.' : ''),
-    {
-      type: 'bars',
-      data: rows.map((s) => ({
-        label: `${s.router ?? '(no router)'} / ${s.scorer ?? '(no scorer)'}`,
-        value: s.floorless,
-        color: CHART_COLORS.threshold,
-        note: `of ${formatCount(s.decisions)}`,
-      })),
-      options: { title: 'Floorless scorers', width: FULL },
-    },
   );
 }
 

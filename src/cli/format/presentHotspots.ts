@@ -64,8 +64,6 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
     return blocks;
   }
   const dims = r.by;
-  const place = (h: NearTieHotspot): string =>
-    dims.length === 0 ? '' : `${dims.map((d) => formatName(h[d])).join(' / ')}, `;
   blocks.push({
     kind: 'chart',
     chart: {
@@ -74,7 +72,7 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
         label: `${h.pair[0]} ↔ ${h.pair[1]}`,
         value: h.nearTies,
         color: CHART_COLORS.nearTie,
-        note: `(${place(h)}tie rate ${formatPercent(h.tieRate)})`,
+        note: `(tie rate ${formatPercent(h.tieRate)})`,
       })),
       options: { title: `${heading}: near-ties per pair`, width: 1100 },
     },

@@ -4,7 +4,7 @@
  *
  * A Content-Security-Policy meta tag forbids every script and every network load, so even a page built from
  * hostile trace data can neither run code nor call home; the page needs neither (charts are inline SVG, see
- * svgCharts). Table cells are text unless a builder hands over markup it made itself (`{ html }`), so escaping
+ * svgCharts). Table cells are text unless renderHtml hands over markup it made itself (`{ html }`), so escaping
  * is the default, not a thing to remember. Pure.
  */
 import type { Legend } from '../format/document.js';
@@ -20,7 +20,7 @@ export interface HtmlSection {
   readonly title?: string;
   /** A sentence under the title (text). */
   readonly intro?: string;
-  /** Markup built from svgCharts / htmlTable / htmlParagraph. */
+  /** Markup built by renderHtml (svgCharts, htmlTable). */
   readonly body: string;
   /** Lay the section out at half width beside its neighbour. */
   readonly half?: boolean;
@@ -148,11 +148,6 @@ export function htmlLegend(legend: Legend): string {
   return `<p class="legend">${items.join(' · ')}</p>`;
 }
 
-/** A paragraph of text. */
-export function htmlParagraph(text: string): string {
-  return `<p>${escapeHtml(text)}</p>`;
-}
-
 /** A verdict as a coloured pill. */
 export function htmlVerdict(kind: string): { html: string } {
   const known = kind === 'move' || kind === 'stay' || kind === 'menu' || kind === 'unmatched';
@@ -173,11 +168,6 @@ export function htmlIdList(ids: readonly string[], max = 2, chars = 64): { html:
   });
   const more = ids.length > max ? ` <span class="more">+${ids.length - max}</span>` : '';
   return { html: chips.join(' ') + more };
-}
-
-/** Text in a `<code>` span. */
-export function htmlCode(text: string): { html: string } {
-  return { html: `<code>${escapeHtml(text)}</code>` };
 }
 
 function cellHtml(c: HtmlCell): string {
