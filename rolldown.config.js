@@ -22,7 +22,7 @@ const tscSourceMaps = {
 };
 
 export default {
-  input: { routescope: 'dist/cli/bin.js', readWorker: 'dist/trace/readWorker.js' },
+  input: { routescope: 'dist/cli/bin.js', readWorker: 'dist/trace/parallel/readWorker.js' },
   platform: 'node',
   plugins: [tscSourceMaps],
   logLevel: 'warn',

@@ -17,10 +17,10 @@ const folder = process.env.MUTATE_FOLDER ?? 'policy';
 const CORE_OF = {
   trace: [
     'src/trace/decodeRoutingAttributes.ts',
-    'src/trace/flattenOtlpAttributes.ts',
+    'src/trace/formats/flattenOtlpAttributes.ts',
     'src/trace/buildTraceRecords.ts',
     'src/trace/normalizeSpanFields.ts',
-    'src/trace/readAgentfootprintEvent.ts',
+    'src/trace/formats/readAgentfootprintEvent.ts',
   ],
 };
 const files = process.env.MUTATE_FILES
@@ -38,8 +38,8 @@ export default {
     // Types, names and constants: nothing a test could tell apart.
     '!src/**/types.ts',
     '!src/**/internal-types.ts',
-    '!src/instrument/semconv.ts',
-    '!src/instrument/metricNames.ts',
+    '!src/semconv/**',
+    '!src/record/**',
   ],
   coverageAnalysis: 'perTest',
   // Two cores, shared: one test process per core.

@@ -10,10 +10,10 @@ const folder = process.env.MUTATE_FOLDER ?? 'policy';
 const TESTS_OF: Record<string, string[]> = {
   trace: [
     'decodeRoutingAttributes',
-    'flattenOtlpAttributes',
+    'formats/flattenOtlpAttributes',
     'buildTraceRecords',
     'normalizeSpanFields',
-    'readAgentfootprintEvent',
+    'formats/readAgentfootprintEvent',
   ].map((name) => `test/trace/${name}*.test.ts`),
 };
 

@@ -7,7 +7,7 @@
  * (1 s … 1 week) whenever there would be more than `maxBuckets`, merging exactly because every width is a
  * multiple of the one before. Near-ties are counted with the analyzer's rule (verdictCounts). Pure. No I/O.
  */
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createVerdictCounts, isFloorless, isRecordedNearTie, type VerdictCounts } from './verdictCounts.js';
 
 /** Sizes of the digest. */

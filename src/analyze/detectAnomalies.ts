@@ -8,7 +8,7 @@
  * Pure.
  */
 import type { PolicySemantics } from '../policy/types.js';
-import type { DecisionRecord } from '../trace/types.js';
+import type { DecisionRecord } from '../record/types.js';
 import { replayDecision, type ReplayOutcome } from './replayDecision.js';
 
 /** One anomaly found on a decision, with the evidence. */

@@ -11,7 +11,7 @@
  * `auto` every decision read counts as evidence, and the target's are judged at the end. Pure. No I/O.
  */
 import type { PolicySemantics } from '../policy/types.js';
-import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../trace/types.js';
+import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../record/types.js';
 import { detectAnomalies, type Anomaly } from './detectAnomalies.js';
 import { findCounterfactuals, type CounterfactualSet } from './findCounterfactuals.js';
 import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';

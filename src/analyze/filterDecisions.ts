@@ -5,7 +5,7 @@
  * replay over everything would mix decisions judged by different policies. Clauses on the same key are
  * alternatives (router=a, router=b: either); clauses on different keys must all hold. Pure.
  */
-import type { DecisionRecord } from '../trace/types.js';
+import type { DecisionRecord } from '../record/types.js';
 
 /** The keys a clause may name. */
 export const WHERE_KEYS = ['router', 'scorer', 'service'] as const;

@@ -12,7 +12,7 @@
  */
 import { sanitizeScore } from '../policy/routingPolicy.js';
 import type { PolicySemantics } from '../policy/types.js';
-import type { RecordedDecision } from '../trace/types.js';
+import type { RecordedDecision } from '../record/types.js';
 import { formatScoreValue } from './formatFigures.js';
 import {
   replayDecision,

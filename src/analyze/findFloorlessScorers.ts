@@ -9,7 +9,7 @@
  * Bounded state: per group counters and a reservoir of top scores (exact up to its capacity). Pure. No I/O.
  */
 import { sanitizeScore } from '../policy/routingPolicy.js';
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import {
   createReservoir,
   describeDistribution,

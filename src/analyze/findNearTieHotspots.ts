@@ -9,7 +9,7 @@
  * meets often. Bounded state: per group a few counters, a reservoir of gaps (median), a capped set of
  * conversations and a few example trace ids; groups beyond `maxGroups` are counted, not kept. Pure. No I/O.
  */
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createReservoir, nearestRank, type Reservoir } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
 import { createVerdictCounts, isRecordedNearTie, rateOf, type VerdictCounts } from './verdictCounts.js';

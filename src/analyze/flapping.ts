@@ -9,7 +9,7 @@
  * conversation keeps a small reorder buffer; memory grows with the number of conversations, never with the
  * number of decisions. Pure. No I/O.
  */
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import type { Tier2VerdictKind } from '../policy/types.js';
 
 /** What `flapping` looks for. */

@@ -13,7 +13,7 @@
  */
 import { isAlive, POLICY_SEMANTICS, sanitizeScore } from '../policy/routingPolicy.js';
 import type { PolicySemantics } from '../policy/types.js';
-import type { DecisionRecord } from '../trace/types.js';
+import type { DecisionRecord } from '../record/types.js';
 import {
   replayDecision,
   replayedFloor,

@@ -11,7 +11,7 @@
  * capped lists only. Pure. No I/O.
  */
 import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { replayDecision, type ReplayThresholds } from './replayDecision.js';

@@ -25,7 +25,7 @@ import type {
   Tier2Verdict,
   Tier2VerdictKind,
 } from '../policy/types.js';
-import type { RecordedDecision } from '../trace/types.js';
+import type { RecordedDecision } from '../record/types.js';
 
 /** Thresholds to judge with instead of the recorded ones; an absent field keeps the recorded value. */
 export interface ReplayThresholds {

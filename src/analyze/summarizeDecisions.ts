@@ -8,7 +8,7 @@
  * thresholds (see replayDecision), judged by the behaviour its service runs (see policyAudit), to find
  * verdicts the policy does not reproduce; that audit is settled at the end, so its counts are exact. Pure. No I/O.
  */
-import type { DecisionRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';

@@ -14,7 +14,7 @@
  * Pure. No I/O.
  */
 import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
-import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../trace/types.js';
+import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../record/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { replayDecision } from './replayDecision.js';

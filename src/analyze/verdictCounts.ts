@@ -6,7 +6,7 @@
  * drifting apart. Pure.
  */
 import type { Tier2VerdictKind } from '../policy/types.js';
-import type { DecisionRecord } from '../trace/types.js';
+import type { DecisionRecord } from '../record/types.js';
 
 /** How many decisions ended in each verdict. */
 export interface VerdictCounts {

@@ -15,9 +15,8 @@ import {
   type GateResult,
 } from '../analyze/evaluateGates.js';
 import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
-import type { PolicySemantics } from '../policy/types.js';
-import { PARALLEL_MIN_BYTES } from '../trace/readInParallel.js';
-import type { RemoteSource, TraceInput } from '../trace/remoteSource.js';
+import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
+import type { RemoteSource, TraceInput } from '../trace/stores/remoteSource.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
@@ -264,7 +263,7 @@ export interface ReaderThreads {
   readonly jobs: number;
   readonly minBytes: number;
   /** @default 'agentfootprint-9.62' (the framework's own) */
-  readonly eventSemantics?: PolicySemantics;
+  readonly eventSemantics?: Exclude<PolicyChoice, 'auto'>;
 }
 
 const POLICY_LIST = POLICY_CHOICES.join(', ');

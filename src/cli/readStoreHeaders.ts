@@ -10,7 +10,7 @@
  * The values then travel in a RequestHeaders, which shows names only. See docs/sources.md.
  */
 import type { Argv } from 'yargs';
-import { RequestHeaders } from '../trace/requestHeaders.js';
+import { RequestHeaders } from '../trace/stores/requestHeaders.js';
 import type { CliArgs } from './cliCommand.js';
 import { UsageError } from './usageError.js';
 

@@ -12,19 +12,15 @@
 import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
 import type { GateResult } from '../analyze/evaluateGates.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
-import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { describeNothingRead } from '../trace/describeNothingRead.js';
 import { InputError } from '../trace/inputError.js';
-import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/readAgentfootprintEvent.js';
-import { PARALLEL_MIN_BYTES, readInParallel, type ParallelReadOptions } from '../trace/readInParallel.js';
+import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/formats/readAgentfootprintEvent.js';
+import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
+import { readAllInputs } from '../trace/readAllInputs.js';
 import { createReadStats } from '../trace/readStats.js';
-import {
-  describeTraceInput,
-  readRemoteSource,
-  type RemoteSource,
-  type TraceInput,
-} from '../trace/remoteSource.js';
-import type { ReadStats, TraceRecord } from '../trace/types.js';
+import { describeTraceInput, type RemoteSource, type TraceInput } from '../trace/stores/remoteSource.js';
+import type { ReadStats } from '../trace/types.js';
+import type { TraceRecord } from '../record/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import { EXIT_OK, type CommandContext } from './cliCommand.js';
@@ -48,7 +44,7 @@ export async function runAnalysisPass(
   const records = { decisions: 0, turns: 0, misroutes: 0 };
   const progress = createProgressLine(io);
   try {
-    const stream = readAll(
+    const stream = readAllInputs(
       inputs,
       stats,
       {
@@ -138,31 +134,6 @@ export async function runGatedAnalysis<R>(
 /** Problems a read reported, kept or only counted. */
 export function countProblems(stats: ReadStats): number {
   return stats.problems.length + stats.problemsDropped;
-}
-
-/**
- * The files first, then the trace stores, all through one record builder and its duplicate filter: a span
- * found in two files, in two stores, or in a file and a store counts once.
- */
-async function* readAll(
-  inputs: readonly TraceInput[],
-  stats: ReadStats,
-  options: ParallelReadOptions,
-  onEmptyStore: (store: RemoteSource) => void,
-): AsyncGenerator<TraceRecord> {
-  const paths = inputs.filter((i): i is string => typeof i === 'string');
-  const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
-  // One builder for files and stores: a span both exported to a file and kept by a store counts once.
-  const builder = createTraceRecordBuilder(stats);
-  if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
-  for (const store of stores) {
-    const before = stats.files;
-    yield* readRemoteSource(store, stats, {
-      builder,
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
-    if (stats.files === before) onEmptyStore(store);
-  }
 }
 
 /** What to check when a store's search found nothing (the report alone would only say "no decisions"). */

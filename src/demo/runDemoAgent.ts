@@ -34,11 +34,11 @@ import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_SERVICE_NAME,
   SPAN_ROUTING_TIER2,
-} from '../instrument/semconv.js';
+} from '../semconv/semconv.js';
 import { createDecideTier2, effectiveFloor, resolveRoutingPolicy } from '../policy/routingPolicy.js';
 import { TURN_ROUTED_EVENT_TYPE } from '../policy/turnRoutedEvent.js';
 import type { DecideTier2, RoutingPolicy, Tier2Verdict, TurnRoute } from '../policy/types.js';
-import { OtlpJsonLinesFileExporter } from '../trace/otlpJsonLinesFileExporter.js';
+import { OtlpJsonLinesFileExporter } from './otlpJsonLinesFileExporter.js';
 import { DEMO_CONVERSATIONS } from './demoConversations.js';
 import type { DemoConversation } from './demoConversations.js';
 import { createDemoScorer } from './demoScorers.js';

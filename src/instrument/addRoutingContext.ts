@@ -5,7 +5,7 @@
  * rather than coerced into a key a dashboard groups by. Pure.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_CONVERSATION_ID } from './semconv.js';
+import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_CONVERSATION_ID } from '../semconv/semconv.js';
 import type { RoutingContext } from './types.js';
 
 /** Put `gen_ai.conversation.id` / `gen_ai.agent.name` into `attrs` when they are strings. */

@@ -41,7 +41,7 @@ import {
   ATTR_ROUTING_TOP_SCORE,
   ATTR_ROUTING_VERDICT,
   ROUTING_RECORD_VERSION,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 
 /** The inputs of one `decideTier2` call, as the wrapper saw them. */
 export interface Tier2CallInput {

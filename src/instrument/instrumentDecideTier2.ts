@@ -45,7 +45,7 @@ import {
   ATTR_ROUTING_SCORER_NAME,
   ATTR_ROUTING_SOURCE,
   SPAN_ROUTING_TIER2,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 import type {
   InstrumentationConfig,
   ResolvedInstrumentationConfig,

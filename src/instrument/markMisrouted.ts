@@ -31,7 +31,7 @@ import {
   ATTR_ROUTING_MISROUTE_SOURCE,
   EVENT_ROUTING_MISROUTED,
   SPAN_ROUTING_FEEDBACK,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 import type { MarkMisroutedOptions, MisrouteMarkInput, MisrouteTarget } from './types.js';
 
 // Stryker disable next-line ObjectLiteral: equivalent for the OpenTelemetry SDK, whose default span kind is INTERNAL.

@@ -30,7 +30,7 @@ import {
   ATTR_ROUTING_WITNESS_TEXT,
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_TURN,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 import type { TurnRouteOptions } from './types.js';
 
 // Stryker disable next-line ObjectLiteral: equivalent for the OpenTelemetry SDK, whose default span kind is INTERNAL.

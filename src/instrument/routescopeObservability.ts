@@ -66,7 +66,7 @@ import {
   ATTR_ROUTING_SOURCE,
   SPAN_ROUTING_TIER2,
   SPAN_ROUTING_TURN,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 import type { RoutingContext, Tier2Call } from './types.js';
 
 /** The value of `agentfootprint.routing.source` on spans this strategy writes. */

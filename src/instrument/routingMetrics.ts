@@ -18,7 +18,7 @@ import {
   METRIC_ROUTING_DECISIONS_UNIT,
   METRIC_ROUTING_GAP,
   METRIC_ROUTING_GAP_UNIT,
-} from './metricNames.js';
+} from '../semconv/metricNames.js';
 import { INSTRUMENTATION_SCOPE_NAME, logSwallowed } from './safeExecute.js';
 import {
   ATTR_ROUTING_FLOOR_DECLARED,
@@ -26,7 +26,7 @@ import {
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
   ATTR_ROUTING_VERDICT,
-} from './semconv.js';
+} from '../semconv/semconv.js';
 import type { Tier2Call } from './types.js';
 
 /** The two instruments of one wrapper. */

@@ -26,7 +26,7 @@ import {
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_FEEDBACK,
   SPAN_ROUTING_TIER2,
-} from '../instrument/semconv.js';
+} from '../semconv/semconv.js';
 import {
   decodeRoutingAttributes,
   decodeTurnAttributes,
@@ -36,14 +36,8 @@ import {
 import type { EventView, ResourceView, SpanView } from './internal-types.js';
 import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
 import { reportProblem } from './readStats.js';
-import type {
-  MisrouteMark,
-  ReadProblem,
-  ReadStats,
-  RecordSource,
-  SpanContextFields,
-  TraceRecord,
-} from './types.js';
+import type { MisrouteMark, RecordSource, SpanContextFields, TraceRecord } from '../record/types.js';
+import type { ReadProblem, ReadStats } from './types.js';
 
 /** How many routing-span keys one generation of the duplicate filter holds (two generations are kept). */
 export const DEDUPE_GENERATION = 250_000;

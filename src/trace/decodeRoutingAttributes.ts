@@ -55,8 +55,8 @@ import {
   ATTR_ROUTING_VERDICT,
   ATTR_ROUTING_WITNESS_KEYWORD,
   ATTR_ROUTING_WITNESS_TEXT,
-} from '../instrument/semconv.js';
-import type { RecordedBy, RecordedDecision } from './types.js';
+} from '../semconv/semconv.js';
+import type { RecordedBy, RecordedDecision } from '../record/types.js';
 
 /** A flattened attribute value as readers deliver it. */
 export type AttributeValue = string | number | boolean | null | readonly AttributeValue[];

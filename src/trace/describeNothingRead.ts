@@ -5,7 +5,7 @@
  * decisions" and pass, which in a CI gate or an incident is a wrong answer; the CLI turns this into an input
  * error (exit 2). The first problem the read reported is usually the reason, so it is quoted. Pure.
  */
-import { KNOWN_FORMATS } from './readTraceInputs.js';
+import { KNOWN_FORMATS } from './formats/readLimits.js';
 import type { ReadStats } from './types.js';
 
 function plural(n: number, word: string): string {

@@ -5,7 +5,7 @@ import { createDecideTier2, resolveRoutingPolicy } from '../../src/policy/routin
 import type { IntentScore, PolicySemantics, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
 import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
 import { decodeRoutingAttributes, type AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
-import type { DecisionRecord, MisrouteRecord, TurnRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, MisrouteRecord, TurnRecord } from '../../src/record/types.js';
 
 /** One candidate score. */
 export const s = (id: string, score: number): IntentScore => ({ id, score });

@@ -14,7 +14,7 @@ import {
 } from '../../src/analyze/findCounterfactuals.js';
 import { replayDecision, summarizeVerdict, type ReplayThresholds } from '../../src/analyze/replayDecision.js';
 import type { PolicySemantics } from '../../src/policy/types.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 import { decision, s } from './decisionBuilder.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findFlapping, resolveFlappingConfig } from '../../src/analyze/flapping.js';
-import type { DecisionRecord, TraceRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
 
 let clock = 0;
 let spanSeq = 0;

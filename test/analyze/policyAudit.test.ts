@@ -12,7 +12,7 @@ import {
 } from '../../src/analyze/policyAudit.js';
 import { replayDecision as replayDecisionFor, type ReplayOutcome } from '../../src/analyze/replayDecision.js';
 import type { PolicySemantics } from '../../src/policy/types.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { clauseCase as clause, decision, plainMove as plain, s } from './decisionBuilder.js';
 
 function audit(choice: PolicyChoice, records: readonly DecisionRecord[]) {

@@ -4,7 +4,7 @@ import { parseWhereClauses } from '../../src/analyze/filterDecisions.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { replayDecision } from '../../src/analyze/replayDecision.js';
 import { VERDICT_KINDS } from '../../src/analyze/verdictCounts.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { decisionArbitrary, recordOf } from './replayRecords.js';
 
 const P = { nearTieMargin: 0.15, menuSize: 3 };

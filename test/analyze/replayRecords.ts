@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { createSeededRandom } from '../../src/demo/seededIdGenerator.js';
 import { decideTier2, effectiveFloor, isNearTie } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
-import type { DecisionRecord, MisrouteMark } from '../../src/trace/types.js';
+import type { DecisionRecord, MisrouteMark } from '../../src/record/types.js';
 
 let seq = 0;
 

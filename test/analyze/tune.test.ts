@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { replayDecision } from '../../src/analyze/replayDecision.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { resolveTuneConfig, sweepMargins, tuneMargins, TUNE_CAVEAT } from '../../src/analyze/tune.js';
-import type { MisrouteRecord, TraceRecord } from '../../src/trace/types.js';
+import type { MisrouteRecord, TraceRecord } from '../../src/record/types.js';
 import { decisionArbitrary, generateWorkload, recordOf } from './replayRecords.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 

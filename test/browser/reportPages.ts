@@ -14,7 +14,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { runDemoAgent } from '../../src/demo/runDemoAgent.js';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
-import { OtlpJsonLinesFileExporter } from '../../src/trace/otlpJsonLinesFileExporter.js';
+import { OtlpJsonLinesFileExporter } from '../../src/demo/otlpJsonLinesFileExporter.js';
 import { cli } from '../cli/runCliHarness.js';
 
 /** Ids that would break a page that did not escape them. */

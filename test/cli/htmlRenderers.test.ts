@@ -13,7 +13,7 @@ import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
 import { tuneToDocument } from '../../src/cli/format/presentTune.js';
 import { pairwiseGap } from '../../src/policy/routingPolicy.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { generateWorkload, recordOf } from '../analyze/replayRecords.js';
 
 const P = { nearTieMargin: 0.15, menuSize: 3 };

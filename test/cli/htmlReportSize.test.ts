@@ -13,7 +13,7 @@ import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
 import { tuneToDocument } from '../../src/cli/format/presentTune.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
 
 const SKILLS = ['billing', 'refunds', 'shipping', 'returns', 'account', 'greeting', 'complaints', 'orders'];

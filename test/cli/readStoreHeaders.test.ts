@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readStoreHeaders } from '../../src/cli/readStoreHeaders.js';
 import { UsageError } from '../../src/cli/usageError.js';
-import type { RequestHeaders } from '../../src/trace/requestHeaders.js';
+import type { RequestHeaders } from '../../src/trace/stores/requestHeaders.js';
 
 const SECRET = 'sk-live-4f9a2c71d0';
 

@@ -10,8 +10,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/commonOptions.js';
-import { ATTR_ROUTING_RECORD_VERSION, ATTR_ROUTING_VERDICT } from '../../src/instrument/semconv.js';
-import { ROUTING_TRACEQL_FILTER } from '../../src/trace/tempoSource.js';
+import { ATTR_ROUTING_RECORD_VERSION, ATTR_ROUTING_VERDICT } from '../../src/semconv/semconv.js';
+import { ROUTING_TRACEQL_FILTER } from '../../src/trace/stores/tempoSource.js';
 import { makeTempDir, recordDecisionSpans, type DecisionSpanSpec } from '../helpers/traceFiles.js';
 import {
   closedPortUrl,

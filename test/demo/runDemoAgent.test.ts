@@ -8,7 +8,8 @@ import type { DemoRunSummary } from '../../src/demo/runDemoAgent.js';
 import { decideTier2, DEFAULT_ROUTING_POLICY } from '../../src/policy/routingPolicy.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { DecisionRecord, ReadStats, TraceRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
 
 let dir: string;
 let first: DemoRunSummary;

@@ -21,7 +21,7 @@ import { routescopeObservability } from '../../src/instrument/routescopeObservab
 import { createDecideTier2 } from '../../src/policy/routingPolicy.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { cliJson } from '../cli/runCliHarness.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);

@@ -30,7 +30,7 @@ import {
   PROM_ROUTING_GAP_BUCKET,
   PROM_ROUTING_GAP_COUNT,
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, Tier2Verdict } from '../../src/policy/types.js';
 import type { Tier2Call } from '../../src/instrument/types.js';

@@ -22,14 +22,14 @@ import {
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import type { Tier2Verdict } from '../../src/policy/types.js';
 import {
   decodeRoutingAttributes,
   type AttributeMap,
   type AttributeValue,
 } from '../../src/trace/decodeRoutingAttributes.js';
-import type { RecordedDecision } from '../../src/trace/types.js';
+import type { RecordedDecision } from '../../src/record/types.js';
 
 /** A provider wired to an in-memory exporter through a simple (synchronous) processor. */
 export interface MemorySdk {

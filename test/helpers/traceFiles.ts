@@ -28,7 +28,7 @@ import {
   ATTR_SERVICE_NAME,
   EVENT_ROUTING_MISROUTED,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
 

@@ -14,8 +14,9 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { InputError } from '../../src/trace/inputError.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import { readRemoteSource, type RemoteSource } from '../../src/trace/remoteSource.js';
-import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import { readRemoteSource, type RemoteSource } from '../../src/trace/stores/remoteSource.js';
+import type { ReadStats } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 
 /** What the stand-in answers to one request. */
 export interface StandInReply {

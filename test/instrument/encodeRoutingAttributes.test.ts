@@ -14,7 +14,7 @@ import {
   encodeRoutingAttributes,
   type Tier2CallInput,
 } from '../../src/instrument/encodeRoutingAttributes.js';
-import * as K from '../../src/instrument/semconv.js';
+import * as K from '../../src/semconv/semconv.js';
 import { DEFAULT_ROUTING_POLICY, decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../../src/policy/types.js';
 import {
@@ -22,7 +22,7 @@ import {
   type AttributeMap,
   type AttributeValue,
 } from '../../src/trace/decodeRoutingAttributes.js';
-import type { RecordedDecision } from '../../src/trace/types.js';
+import type { RecordedDecision } from '../../src/record/types.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const s = (id: string, score: number): IntentScore => ({ id, score });

@@ -29,7 +29,7 @@ import {
   ATTR_ROUTING_SCORER_NAME,
   ATTR_ROUTING_SOURCE,
   ATTR_ROUTING_VERDICT,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import type { InstrumentationConfig, Tier2Call } from '../../src/instrument/types.js';
 import { createDecideTier2, decideTier2 } from '../../src/policy/routingPolicy.js';
 import type {

@@ -7,7 +7,7 @@ import {
   ATTR_ROUTING_MISROUTE_SOURCE,
   EVENT_ROUTING_MISROUTED,
   SPAN_ROUTING_FEEDBACK,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { createMemorySdk } from '../helpers/otelSdk.js';
 
 const sdk = createMemorySdk();

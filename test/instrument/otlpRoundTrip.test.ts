@@ -13,12 +13,12 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
-import { ATTR_GEN_AI_CONVERSATION_ID, SPAN_ROUTING_TIER2 } from '../../src/instrument/semconv.js';
+import { ATTR_GEN_AI_CONVERSATION_ID, SPAN_ROUTING_TIER2 } from '../../src/semconv/semconv.js';
 import type { Tier2Call } from '../../src/instrument/types.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { Tier2Verdict } from '../../src/policy/types.js';
 import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
-import { flattenOtlpAttributes } from '../../src/trace/flattenOtlpAttributes.js';
+import { flattenOtlpAttributes } from '../../src/trace/formats/flattenOtlpAttributes.js';
 import { expectDecodedDecision } from '../helpers/otelSdk.js';
 import { tier2CallArb } from './tier2Call.arbitrary.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';

@@ -10,7 +10,7 @@ import {
   ATTR_ROUTING_WITNESS_TEXT,
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_TURN,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import type { TurnRoute } from '../../src/policy/types.js';
 import { decodeTurnAttributes } from '../../src/trace/decodeRoutingAttributes.js';
 import { createMemorySdk, expectOnlyFiniteNumbers, toAttributeMap } from '../helpers/otelSdk.js';

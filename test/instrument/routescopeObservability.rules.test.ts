@@ -19,8 +19,8 @@ import {
   ATTR_ROUTING_SCORER_WINDOW,
   SPAN_ROUTING_TIER2,
   SPAN_ROUTING_TURN,
-} from '../../src/instrument/semconv.js';
-import { METRIC_ROUTING_DECISIONS } from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/semconv.js';
+import { METRIC_ROUTING_DECISIONS } from '../../src/semconv/metricNames.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
 import { createMemorySdk, type MemorySdk } from '../helpers/otelSdk.js';
 

@@ -37,7 +37,7 @@ import {
   ATTR_ROUTING_WITNESS_TEXT,
   SPAN_ROUTING_TIER2,
   SPAN_ROUTING_TURN,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { createDecideTier2 } from '../../src/policy/routingPolicy.js';
 import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';

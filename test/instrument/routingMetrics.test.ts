@@ -31,7 +31,7 @@ import {
   METRIC_ROUTING_GAP,
   METRIC_ROUTING_GAP_UNIT,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 import { INSTRUMENTATION_SCOPE_NAME } from '../../src/instrument/safeExecute.js';
 import {
   ATTR_ROUTING_FLOOR_DECLARED,
@@ -39,7 +39,7 @@ import {
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
   ATTR_ROUTING_VERDICT,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import type { InstrumentationConfig, Tier2Call } from '../../src/instrument/types.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { DecideTier2, IntentScore, RoutingPolicy, Tier2Verdict } from '../../src/policy/types.js';

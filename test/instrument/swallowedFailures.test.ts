@@ -21,7 +21,7 @@ import {
   ATTR_ROUTING_STAY_OFFERED,
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, TurnRoute } from '../../src/policy/types.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';

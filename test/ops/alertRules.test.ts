@@ -21,7 +21,7 @@ import {
   requirePromtool,
   runPromtool,
 } from './opsQueries.js';
-import { PROMETHEUS_SERIES_NAMES } from '../../src/instrument/metricNames.js';
+import { PROMETHEUS_SERIES_NAMES } from '../../src/semconv/metricNames.js';
 
 const SOURCES = ['spanmetrics', 'direct'] as const;
 const ALERTS_DIR = repoPath('dashboards/alerts');

@@ -1,7 +1,7 @@
 /**
  * The Collector configurations and the compose stack: they parse, their pipelines are wired to components they
  * define, those components exist in the contrib distribution list kept in collector-config/components.json,
- * and every routing name they mention is a key of src/instrument/semconv.ts. The stack itself cannot start on
+ * and every routing name they mention is a key of src/semconv/semconv.ts. The stack itself cannot start on
  * the CI machines (no Docker engine), so these checks are what keep it correct.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,13 +35,13 @@ import {
   EVENT_ROUTING_MISROUTED,
   SPAN_ROUTING_FEEDBACK,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import {
   PROMETHEUS_SERIES_NAMES,
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
   SPANMETRICS_NAMESPACE,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 
 const COLLECTOR_CONFIGS = ['single.yaml', 'tail-sampling.yaml', 'scale-out.yaml'] as const;
 const KINDS = ['receivers', 'processors', 'exporters', 'connectors', 'extensions'] as const;

@@ -28,13 +28,13 @@ import {
   PROM_ROUTING_DECISIONS_TOTAL,
   PROM_SPANMETRICS_CALLS_TOTAL,
   SPANMETRICS_TIER2_SPAN_NAME,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 import {
   ATTR_ROUTING_NEAR_TIE,
   ATTR_ROUTING_RUNNER_UP_ID,
   ATTR_ROUTING_TOP_ID,
   ATTR_ROUTING_VERDICT,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 
 interface Target {
   refId: string;
@@ -295,7 +295,7 @@ describe('dashboards/grafana/routing.json', () => {
 
   it('the TraceQL checks catch a misspelt attribute and a broken query', () => {
     expect(checkTraceqlNames(analyzeTraceql('{ span.agentfootprint.routing.neartie = true }'))).toEqual([
-      'span.agentfootprint.routing.neartie is not a key of src/instrument/semconv.ts',
+      'span.agentfootprint.routing.neartie is not a key of src/semconv/semconv.ts',
     ]);
     expect(analyzeTraceql('{ span.agentfootprint.routing.near_tie = }').errors.length).toBeGreaterThan(0);
     expect(analyzePromql('sum(rate(x[5m])').errors.length).toBeGreaterThan(0);

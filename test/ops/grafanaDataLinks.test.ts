@@ -22,8 +22,8 @@ import {
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
-import { PROM_LABEL_ROUTER, PROM_LABEL_SCORER } from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/semconv.js';
+import { PROM_LABEL_ROUTER, PROM_LABEL_SCORER } from '../../src/semconv/metricNames.js';
 
 interface DataLink {
   title: string;

@@ -14,7 +14,7 @@ import { readRepoText } from './opsQueries.js';
 import { createMemorySdk } from '../helpers/otelSdk.js';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { markMisrouted } from '../../src/instrument/markMisrouted.js';
-import { CORRELATION_ATTRIBUTE_KEYS, ROUTING_ATTRIBUTE_KEYS } from '../../src/instrument/semconv.js';
+import { CORRELATION_ATTRIBUTE_KEYS, ROUTING_ATTRIBUTE_KEYS } from '../../src/semconv/semconv.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 
 const README = readRepoText('dashboards/jaeger/README.md');

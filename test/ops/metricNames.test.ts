@@ -24,7 +24,7 @@ import {
   PROM_ROUTING_GAP_SUM,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
   toPrometheusName,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 import {
   ATTR_ROUTING_FLOOR_DECLARED,
   ATTR_ROUTING_NEAR_TIE,
@@ -33,7 +33,7 @@ import {
   ATTR_ROUTING_VERDICT,
   CORRELATION_ATTRIBUTE_KEYS,
   ROUTING_ATTRIBUTE_KEYS,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 
 let provider: MeterProvider | undefined;
 afterEach(async () => {

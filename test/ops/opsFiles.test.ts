@@ -13,7 +13,7 @@ import {
   repoPath,
   routingNamesIn,
 } from './opsQueries.js';
-import { PROMETHEUS_SERIES_NAMES } from '../../src/instrument/metricNames.js';
+import { PROMETHEUS_SERIES_NAMES } from '../../src/semconv/metricNames.js';
 
 /** Repo-relative paths of every file under the given folders. */
 function filesUnder(...folders: string[]): string[] {

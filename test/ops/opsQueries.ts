@@ -15,7 +15,7 @@ import {
   CORRELATION_ATTRIBUTE_KEYS,
   ROUTING_ATTRIBUTE_KEYS,
   ROUTING_SPAN_AND_EVENT_NAMES,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import {
   METRIC_ROUTING_DECISIONS,
   METRIC_ROUTING_GAP,
@@ -23,7 +23,7 @@ import {
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
   ROUTING_METRIC_ATTRIBUTE_KEYS,
   toPrometheusName,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 
 /** The repository root. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -197,7 +197,7 @@ export function checkTraceqlNames(facts: TraceqlFacts): string[] {
   for (const { scope, name } of facts.attributes) {
     if (scope === 'span' || scope === 'event') {
       if (!attributeKeys.has(name)) {
-        problems.push(`${scope}.${name} is not a key of src/instrument/semconv.ts`);
+        problems.push(`${scope}.${name} is not a key of src/semconv/semconv.ts`);
       }
     } else if (scope === 'resource') {
       if (!resourceKeys.has(name)) problems.push(`resource.${name} is not a resource key routescope knows`);

@@ -24,7 +24,7 @@ import {
   PROM_ROUTING_DECISIONS_TOTAL,
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
   toPrometheusName,
-} from '../../src/instrument/metricNames.js';
+} from '../../src/semconv/metricNames.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 
 class MemoryMetricReader extends MetricReader {

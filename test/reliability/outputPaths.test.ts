@@ -23,7 +23,7 @@ import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DEMO_TRACE_FILE } from '../../src/cli/commands/demo.js';
-import { OtlpJsonLinesFileExporter } from '../../src/trace/otlpJsonLinesFileExporter.js';
+import { OtlpJsonLinesFileExporter } from '../../src/demo/otlpJsonLinesFileExporter.js';
 
 let root: string;
 beforeAll(() => {
@@ -163,7 +163,7 @@ describe('the reading commands write nothing', () => {
       }
     };
     walk(src);
-    expect(writers.sort()).toEqual(['cli/commands/demo.ts', 'trace/otlpJsonLinesFileExporter.ts']);
+    expect(writers.sort()).toEqual(['cli/commands/demo.ts', 'demo/otlpJsonLinesFileExporter.ts']);
   });
 });
 

@@ -34,7 +34,7 @@ import {
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { markMisrouted } from '../../src/instrument/markMisrouted.js';
 import { recordTurnRoute } from '../../src/instrument/recordTurnRoute.js';
-import { ATTR_ROUTING_WITNESS_TEXT, SPAN_ROUTING_TURN } from '../../src/instrument/semconv.js';
+import { ATTR_ROUTING_WITNESS_TEXT, SPAN_ROUTING_TURN } from '../../src/semconv/semconv.js';
 import { decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
 import type { TurnRouteBy } from '../../src/policy/types.js';
 import { createMemorySdk } from '../helpers/otelSdk.js';

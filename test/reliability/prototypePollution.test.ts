@@ -27,7 +27,7 @@ import { markMisrouted } from '../../src/instrument/markMisrouted.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import type { DecisionRecord } from '../../src/trace/types.js';
+import type { DecisionRecord } from '../../src/record/types.js';
 import { frameRecords, toJaegerV1 } from '../trace/traceScenario.js';
 
 const EVIL = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'] as const;

@@ -20,9 +20,9 @@ import {
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
-import { ATTR_ROUTING_VERDICT } from '../../src/instrument/semconv.js';
+import { ATTR_ROUTING_VERDICT } from '../../src/semconv/semconv.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
-import { MAX_RECORD_BYTES } from '../../src/trace/readTraceInputs.js';
+import { MAX_RECORD_BYTES } from '../../src/trace/formats/readLimits.js';
 import { tier2CallArb } from '../instrument/tier2Call.arbitrary.js';
 import { frameRecords } from '../trace/traceScenario.js';
 import { problemCount, readBytes } from './readerHarness.js';

@@ -9,7 +9,8 @@ import { Readable } from 'node:stream';
 import { InputError } from '../../src/trace/inputError.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import type { DecisionRecord, ReadStats, TraceRecord } from '../../src/trace/types.js';
+import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
 
 /** A read that takes longer than this is reported as a hang. */
 export const HANG_LIMIT_MS = 20_000;

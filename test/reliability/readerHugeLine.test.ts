@@ -15,7 +15,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
 import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
-import { MAX_LINE_BYTES, ROUTING_MARKER } from '../../src/trace/readTraceInputs.js';
+import { MAX_LINE_BYTES, ROUTING_MARKER } from '../../src/trace/formats/readLimits.js';
 import { problemCount, readBytes } from './readerHarness.js';
 
 const MiB = 2 ** 20;

@@ -20,13 +20,13 @@ import {
   ROUTING_RECORD_VERSION,
   SPAN_ROUTING_FEEDBACK,
   SPAN_ROUTING_TIER2,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { DEFAULT_ROUTING_POLICY, decideTier2 } from '../../src/policy/routingPolicy.js';
 import { createTraceRecordBuilder, isRoutingCandidate } from '../../src/trace/buildTraceRecords.js';
 import type { AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
 import type { EventView, ResourceView, SpanView } from '../../src/trace/internal-types.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const SOURCE = { file: 'f.jsonl', line: 3 };

@@ -7,7 +7,7 @@
  * names the key. The encoder's own output is round-tripped in test/instrument/encodeRoutingAttributes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import * as K from '../../src/instrument/semconv.js';
+import * as K from '../../src/semconv/semconv.js';
 import {
   decodeRoutingAttributes,
   decodeTurnAttributes,
@@ -16,7 +16,7 @@ import {
   type AttributeValue,
   type DecodeResult,
 } from '../../src/trace/decodeRoutingAttributes.js';
-import type { RecordedDecision } from '../../src/trace/types.js';
+import type { RecordedDecision } from '../../src/record/types.js';
 
 /** A complete cold-start menu record: a and b tie above the scorer floor 0, n scored NaN. */
 function base(): Map<string, AttributeValue> {

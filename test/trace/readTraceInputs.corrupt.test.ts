@@ -12,11 +12,13 @@ import {
   ATTR_ROUTING_CANDIDATE_SCORES,
   ATTR_ROUTING_POLICY_NEAR_TIE_MARGIN,
   ATTR_ROUTING_RUNNER_UP_GAP,
-} from '../../src/instrument/semconv.js';
+} from '../../src/semconv/semconv.js';
 import { InputError } from '../../src/trace/inputError.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import { MAX_LINE_BYTES, readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { DecisionRecord, ReadStats, TraceRecord } from '../../src/trace/types.js';
+import { MAX_LINE_BYTES } from '../../src/trace/formats/readLimits.js';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import type { DecisionRecord, TraceRecord } from '../../src/record/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
 import {
   frameRecords,
   recordPlainSpans,

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { ReadStats, TraceRecord } from '../../src/trace/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { recordScenario, toOtlpJson, withTempDir, type Scenario } from './traceScenario.js';
 
 let scenario: Scenario;

@@ -10,17 +10,12 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SPAN_ROUTING_FEEDBACK } from '../../src/instrument/semconv.js';
-import { readInParallel } from '../../src/trace/readInParallel.js';
+import { SPAN_ROUTING_FEEDBACK } from '../../src/semconv/semconv.js';
+import { readInParallel } from '../../src/trace/parallel/readInParallel.js';
 import { readTraceInputs, type ReadOptions } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
-import type {
-  DecisionRecord,
-  MisrouteRecord,
-  ReadStats,
-  TraceRecord,
-  TurnRecord,
-} from '../../src/trace/types.js';
+import type { DecisionRecord, MisrouteRecord, TraceRecord, TurnRecord } from '../../src/record/types.js';
+import type { ReadStats } from '../../src/trace/types.js';
 import { expectDecodedDecision } from '../helpers/otelSdk.js';
 import {
   AGENT,

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
-import type { TraceRecord } from '../../src/trace/types.js';
+import type { TraceRecord } from '../../src/record/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson, type Scenario } from './traceScenario.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 

@@ -12,7 +12,6 @@
 import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { resolveRoutingPolicy } from '../../policy/routingPolicy.js';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../format/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
@@ -91,21 +90,9 @@ function prepareTraceFile(out: unknown): string {
 
 /** What the demo agent is and did, in a few lines: its routers, their scorers and thresholds. */
 async function describeRun(conversations: number, decisions: number, misroutes: number): Promise<string> {
-  const { createDemoScorer } = await import('../../demo/demoScorers.js');
+  const { describeDemoRouters } = await import('../../demo/describeDemoRouters.js');
   const { DEMO_ROUTERS, DEMO_SKILLS } = await import('../../demo/demoSkills.js');
-  const rows = DEMO_ROUTERS.map((r) => {
-    const scorer = createDemoScorer(r.scorer, DEMO_SKILLS);
-    const policy = resolveRoutingPolicy(r.policy);
-    const floor = scorer.traits.floor === undefined ? 'no floor' : `floor ${scorer.traits.floor}`;
-    const traits = scorer.traits.categorical === true ? `${floor}, categorical` : floor;
-    return [
-      r.name,
-      r.channel,
-      `${r.skills.length} skills`,
-      `${scorer.name} (${traits})`,
-      `margin ${policy.nearTieMargin}`,
-    ];
-  });
+  const rows = describeDemoRouters();
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const table = rows.map(
     (row) =>

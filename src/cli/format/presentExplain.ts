@@ -9,7 +9,7 @@
 import type { Counterfactual, CounterfactualSet } from '../../analyze/findCounterfactuals.js';
 import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analyze/explainDecisions.js';
 import type { VerdictSummary } from '../../analyze/replayDecision.js';
-import type { MisrouteMark } from '../../trace/types.js';
+import type { MisrouteMark } from '../../record/types.js';
 import type { TraceLinks } from '../traceLinks.js';
 import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
 import { look, tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';

@@ -1,0 +1,70 @@
+/**
+ * readWithoutParsing — the fast path's one seam: a JSON line read without JSON.parse of the whole line, when it
+ * can be.
+ *
+ * Every routing key and name contains ROUTING_MARKER, so a line without it is not parsed: in the Collector's
+ * plain request shape its spans are counted by the scan's walk (countOtlpJsonLineSpans: every item of every
+ * `spans` list, exactly as a parse counts them, and the line's tokens and brackets checked), so truncation,
+ * glued writes and garbage are reported; a flipped byte inside a string or number is not seen (the price of not
+ * parsing). Metrics and logs requests sharing the file are skipped. A routing line in the plain shape is read
+ * by parsing only the spans that carry the marker (scanOtlpJsonLine), or, in a `--jobs` worker, scanned and
+ * handed to the main thread (scanOtlpJsonLineInto). Anything else is declined and parsed whole by the caller,
+ * so a wrong shape (JSON that is not a trace) is reported there.
+ */
+import type { TraceRecord } from '../../../record/types.js';
+import type { FileContext } from '../fileContext.js';
+import { OPEN_BRACE } from '../jsonBytes.js';
+import { OTLP_REQUEST_OPENER, ROUTING_MARKER_BYTES } from '../readLimits.js';
+import { isWholeJsonContainer } from './checkJsonStructure.js';
+import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+
+/** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
+const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
+
+/** How the caller reads a value the scan rebuilt (as it reads a parsed one). */
+export type ReadJsonValue = (ctx: FileContext, value: unknown, line: number, out: TraceRecord[]) => void;
+
+/**
+ * True when the line was dealt with here (counted, skipped, read or handed over); false when the caller must
+ * parse it whole, as it would without the fast path.
+ */
+export function readWithoutParsing(
+  ctx: FileContext,
+  body: Buffer,
+  line: number,
+  out: TraceRecord[],
+  readJsonValue: ReadJsonValue,
+): boolean {
+  if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
+    // Cut mid-string, the next write's quotes can re-pair by chance: two requests on one line means glued.
+    const opener = body.indexOf(OTLP_REQUEST_OPENER);
+    const glued = opener !== -1 && body.indexOf(OTLP_REQUEST_OPENER, opener + 1) !== -1;
+    const spans = glued ? undefined : countOtlpJsonLineSpans(body, ROUTING_MARKER_BYTES);
+    if (spans !== undefined) {
+      if (spans > 0) ctx.builder.countPlainSpans(spans);
+      return true;
+    }
+    // Metrics and logs sharing the file: skipped unparsed, but a cut one is still reported.
+    if (OTHER_SIGNAL.test(body.toString('latin1', 0, 40)) && isWholeJsonContainer(body)) return true;
+    // Any other shape is parsed: its spans are counted exactly, and JSON that is not a trace is reported.
+  } else if (body[0] === OPEN_BRACE) {
+    // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
+    const defer = ctx.deferScanned;
+    if (defer !== undefined) {
+      const start = defer.sink.length;
+      if (scanOtlpJsonLineInto(body, ROUTING_MARKER_BYTES, defer.sink)) {
+        defer.scanned(start, line);
+        return true;
+      }
+      // Declined: scanOtlpJsonLine would decline too (the same walk; isJsonValue agrees with JSON.parse),
+      // so the line is read whole, as it would be.
+    } else {
+      const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
+      if (selective !== undefined) {
+        readJsonValue(ctx, selective, line, out);
+        return true;
+      }
+    }
+  }
+  return false;
+}

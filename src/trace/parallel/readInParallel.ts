@@ -1,0 +1,338 @@
+/**
+ * readInParallel — `--jobs N`: the same records and stats as readTraceInputs, read by N worker threads.
+ *
+ * Each file is a unit; a plain JSON-lines file of 2·SPLIT_MIN_BYTES or more is cut at line ends into parts of
+ * about size ÷ 16N. Workers read and walk: a routing line the scan takes is only checked, and the request it
+ * rebuilds goes, as bytes moved without a copy (and handed back to be reused), to the main thread, which
+ * parses it and reads it with readScannedLine, the single reader's own code; other lines are read in the
+ * worker up to the duplicate check (classifySpan). Objects cost more to hand over than they save. The main
+ * thread merges strictly in unit order through one record builder and its one duplicate filter, with line
+ * numbers shifted by the parts before, so records, order, problems and duplicates are those of `--jobs 1`.
+ * Read on one thread instead: stdin ('-'), and inputs under PARALLEL_MIN_BYTES in all. Without the compiled
+ * worker script (tests run the sources) units run on this thread through the same code. At most 2N + 2 units
+ * are read ahead of the merge.
+ */
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createTraceRecordBuilder, type SpanOutcome } from '../buildTraceRecords.js';
+import { InputError } from '../inputError.js';
+import { listInputFiles } from '../listInputFiles.js';
+import { reportProblem } from '../readStats.js';
+import { isPlainJsonLines } from '../formats/sniffFormat.js';
+import { MAX_LINE_BYTES } from '../formats/readLimits.js';
+import { openInputFile } from '../openInputFile.js';
+import { readInputUnit, readScannedLine, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
+import { readTraceInputs, type ReadOptions } from '../readTraceInputs.js';
+import type { ReadProblem, ReadStats } from '../types.js';
+import type { RecordSource, TraceRecord } from '../../record/types.js';
+
+/** Files smaller than this are never cut; parts are at least this long. */
+export const SPLIT_MIN_BYTES = 8 * 1024 * 1024;
+/**
+ * Inputs smaller than this in all are read on one thread whatever `jobs` says: below it, starting the threads
+ * and warming up each one's JIT cost more than they save (measured break-even on 2 cores: 300–500 MB;
+ * docs/performance.md). The report is the same either way.
+ */
+export const PARALLEL_MIN_BYTES = 512 * 1024 * 1024;
+const HEAD_BYTES = 64 * 1024;
+const SEEK_STEP = 64 * 1024;
+
+/** Reads units somewhere (worker threads, or this thread) and closes down when done. */
+export interface UnitRunner {
+  run(unit: ReadUnit): Promise<ReadUnitResult>;
+  /** A merged unit's `scanned` bytes, given back to be written over by a later unit. */
+  recycle?(scanned: Uint8Array): void;
+  close(): Promise<void>;
+}
+
+/** Options of a parallel read. */
+export interface ParallelReadOptions extends ReadOptions {
+  /** Worker threads (1 reads on this thread, as readTraceInputs). */
+  jobs: number;
+  /** Where units run; default worker threads (or this thread without a compiled worker script). */
+  runner?: UnitRunner;
+  /** Override SPLIT_MIN_BYTES (tests cut small files). */
+  splitMinBytes?: number;
+  /** Override PARALLEL_MIN_BYTES (tests read small files in parallel). */
+  parallelMinBytes?: number;
+}
+
+/** Units run on this thread, one at a time. */
+export function createInThreadRunner(): UnitRunner {
+  const spare: Buffer[] = [];
+  return {
+    run: (unit) => readInputUnit(unit, spare.pop()),
+    recycle(scanned) {
+      // A few are enough: units read ahead take one each, and a merged unit gives its one back.
+      if (spare.length < 4) spare.push(Buffer.from(scanned.buffer, scanned.byteOffset));
+    },
+    close: async () => {},
+  };
+}
+
+/** A pool of `jobs` worker threads running readWorker.js; falls back to this thread without it. */
+export function createWorkerRunner(jobs: number): UnitRunner {
+  const script = new URL('./readWorker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(script))) return createInThreadRunner();
+  const idle: Worker[] = [];
+  const all: Worker[] = [];
+  const waiting: Array<(worker: Worker) => void> = [];
+  let nextId = 0;
+  let recycled = 0;
+  const take = (): Promise<Worker> => {
+    const worker = idle.pop();
+    if (worker !== undefined) return Promise.resolve(worker);
+    if (all.length < jobs) {
+      const fresh = new Worker(script);
+      all.push(fresh);
+      return Promise.resolve(fresh);
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const give = (worker: Worker): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next(worker);
+    else idle.push(worker);
+  };
+  return {
+    async run(unit) {
+      const worker = await take();
+      const id = nextId++;
+      try {
+        return await new Promise<ReadUnitResult>((resolve, reject) => {
+          const onMessage = (m: { id: number; result?: ReadUnitResult; error?: string }): void => {
+            if (m.id !== id) return;
+            worker.off('message', onMessage);
+            worker.off('error', onError);
+            if (m.result !== undefined) resolve(m.result);
+            else reject(new Error(m.error ?? 'the reader thread failed'));
+          };
+          const onError = (error: Error): void => {
+            worker.off('message', onMessage);
+            reject(error);
+          };
+          worker.on('message', onMessage);
+          worker.once('error', onError);
+          worker.postMessage({ id, unit });
+        });
+      } finally {
+        give(worker);
+      }
+    },
+    recycle(scanned) {
+      // To the workers in turn: each keeps what it is given for its next units.
+      const worker = all[recycled++ % all.length];
+      const buffer = scanned.buffer as ArrayBuffer;
+      if (worker !== undefined && buffer.byteLength > 0) worker.postMessage({ recycle: buffer }, [buffer]);
+    },
+    async close() {
+      await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The byte offset just past the first `\n` at or after `from`, or undefined (none within a line's bound). */
+async function lineEndAfter(
+  handle: Awaited<ReturnType<typeof openInputFile>>,
+  from: number,
+  size: number,
+): Promise<number | undefined> {
+  const buf = Buffer.allocUnsafe(SEEK_STEP);
+  for (let at = from; at < size && at - from <= MAX_LINE_BYTES; at += SEEK_STEP) {
+    const { bytesRead } = await handle.read(buf, 0, SEEK_STEP, at);
+    if (bytesRead === 0) return undefined;
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl !== -1) return at + nl + 1;
+  }
+  return undefined;
+}
+
+/** The units of every input, in read order. */
+async function planUnits(inputs: readonly string[], jobs: number, splitMin: number): Promise<ReadUnit[]> {
+  const expanded: Array<{ input: string; files: Awaited<ReturnType<typeof listInputFiles>> }> = [];
+  for (const input of inputs) expanded.push({ input, files: await listInputFiles(input) });
+  const units: ReadUnit[] = [];
+  for (const { input, files } of expanded) {
+    for (const file of files) {
+      if (file.skip !== undefined) {
+        units.push({ file: file.path, named: false, start: 0, split: false, skip: file.skip });
+        continue;
+      }
+      // A pipe or device is one unit, and not opened here: opening a pipe and closing it again before its
+      // reader opens it would leave the writer with no reader (EPIPE) and lose what it had written.
+      const kind = await stat(file.path).catch(() => undefined);
+      if (kind !== undefined && !kind.isFile()) {
+        units.push({ file: file.path, named: file.named, start: 0, split: false });
+        continue;
+      }
+      let handle: Awaited<ReturnType<typeof openInputFile>>;
+      try {
+        handle = await openInputFile(file.path, input);
+      } catch (error) {
+        // One in a folder that cannot be opened: its unit fails to open it too, and reports it.
+        if (file.named || !(error instanceof InputError)) throw error;
+        units.push({ file: file.path, named: false, start: 0, split: false });
+        continue;
+      }
+      try {
+        const info = await handle.stat();
+        const size = info.isFile() ? info.size : undefined;
+        const whole: ReadUnit = {
+          file: file.path,
+          named: file.named,
+          start: 0,
+          split: false,
+          ...(size === undefined ? {} : { size }),
+        };
+        if (!info.isFile() || info.size < 2 * splitMin) {
+          units.push(whole);
+          continue;
+        }
+        const head = Buffer.allocUnsafe(HEAD_BYTES);
+        const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+        if (!isPlainJsonLines(head.subarray(0, bytesRead), bytesRead < HEAD_BYTES)) {
+          units.push(whole);
+          continue;
+        }
+        const part = Math.max(splitMin, Math.ceil(info.size / (16 * jobs)));
+        let start = 0;
+        while (start < info.size) {
+          const end =
+            start + part >= info.size ? undefined : await lineEndAfter(handle, start + part - 1, info.size);
+          units.push({
+            file: file.path,
+            named: file.named,
+            start,
+            ...(end === undefined ? {} : { end }),
+            split: true,
+            size: info.size,
+          });
+          if (end === undefined) break;
+          start = end;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  return units;
+}
+
+/** A problem of a part, its line shifted to the file's numbering (a part's line 1 is `offset + 1`). */
+function shift(problem: ReadProblem, unit: ReadUnit, offset: number): ReadProblem {
+  return unit.split && problem.line > 0 ? { ...problem, line: problem.line + offset } : problem;
+}
+
+/** A part's outcome with its line numbers shifted to the file's numbering. */
+function shiftOutcome(outcome: SpanOutcome, offset: number): SpanOutcome {
+  const line = (source: RecordSource): RecordSource => ({ ...source, line: source.line + offset });
+  if (outcome.kind === 'plain') return outcome;
+  if (outcome.kind === 'problem')
+    return { ...outcome, problem: { ...outcome.problem, line: outcome.problem.line + offset } };
+  return {
+    ...outcome,
+    problems: outcome.problems.map((p) => ({ ...p, line: p.line + offset })),
+    records: outcome.records.map((r) => ({ ...r, source: line(r.source) })),
+  };
+}
+
+/**
+ * Stream records from files and folders with `jobs` threads; same records, order and stats as
+ * readTraceInputs. Throws InputError as it does (a missing input before anything is read).
+ */
+export async function* readInParallel(
+  inputs: readonly string[],
+  stats: ReadStats,
+  options: ParallelReadOptions,
+): AsyncGenerator<TraceRecord> {
+  if (options.jobs <= 1 || inputs.includes('-')) {
+    yield* readTraceInputs(inputs, stats, options);
+    return;
+  }
+  const units = await planUnits(inputs, options.jobs, options.splitMinBytes ?? SPLIT_MIN_BYTES);
+  let total = 0;
+  for (const unit of units) total += (unit.end ?? unit.size ?? Infinity) - unit.start;
+  if (total < (options.parallelMinBytes ?? PARALLEL_MIN_BYTES)) {
+    yield* readTraceInputs(inputs, stats, options);
+    return;
+  }
+  const runner = options.runner ?? createWorkerRunner(options.jobs);
+  const builder = options.builder ?? createTraceRecordBuilder(stats);
+  const applyOutcome = builder.applySpanOutcome!;
+  const pending: Array<Promise<ReadUnitResult>> = [];
+  let launched = 0;
+  const launch = (): void => {
+    while (launched < units.length && pending.length < 2 * options.jobs + 2) {
+      const unit = units[launched++]!;
+      const promise = runner.run(options.events === undefined ? unit : { ...unit, events: options.events });
+      promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
+      pending.push(promise);
+    }
+  };
+  let lineOffset = 0;
+  let lastFile: string | undefined;
+  const out: TraceRecord[] = [];
+  try {
+    for (const unit of units) {
+      launch();
+      const result = await pending.shift()!;
+      if (unit.file !== lastFile) {
+        lastFile = unit.file;
+        lineOffset = 0;
+        if (unit.split) stats.files++;
+      }
+      const r = result.stats;
+      stats.files += r.files;
+      stats.lines += r.lines;
+      stats.spans += r.spans;
+      stats.nonRoutingSpans += r.nonRoutingSpans;
+      stats.events += r.events;
+      stats.otherEvents += r.otherEvents;
+      const offset = lineOffset - result.lineBase;
+      let merged = 0;
+      const mergeProblemsUpTo = (count: number): void => {
+        for (; merged < count; merged++) {
+          const problem = r.problems[merged];
+          if (problem === undefined) stats.problemsDropped++;
+          else reportProblem(stats, shift(problem, unit, offset));
+        }
+      };
+      const scanned = Buffer.from(
+        result.scanned.buffer,
+        result.scanned.byteOffset,
+        result.scanned.byteLength,
+      );
+      for (const entry of result.spans) {
+        mergeProblemsUpTo(entry.problemsBefore);
+        if ('outcome' in entry) {
+          applyOutcome(unit.split ? shiftOutcome(entry.outcome, offset) : entry.outcome, out);
+        } else {
+          const line = unit.split ? entry.line + offset : entry.line;
+          readScannedLine(unit.file, unit.named, scanned, entry, line, stats, builder, out);
+        }
+        if (out.length > 0) {
+          yield* out;
+          out.length = 0;
+        }
+      }
+      mergeProblemsUpTo(r.problems.length + r.problemsDropped);
+      // Every scanned request has been read into strings: the bytes can be written over.
+      runner.recycle?.(result.scanned);
+      if (result.inputError !== undefined)
+        throw new InputError(result.inputError.message, result.inputError.input);
+      lineOffset += result.lines;
+      const bytesRead = unit.end ?? unit.size;
+      if (bytesRead !== undefined) {
+        options.onProgress?.({
+          file: unit.file,
+          bytesRead,
+          ...(unit.size === undefined ? {} : { totalBytes: unit.size }),
+        });
+      }
+    }
+  } finally {
+    await runner.close();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * readAllInputs — files, folders, stdin and trace stores merged into one stream of records.
+ *
+ * The files are read first (by `jobs` threads when asked: readInParallel), then each trace store, all through
+ * one record builder and its duplicate filter, into one ReadStats. A store whose search found nothing is told
+ * to `onEmptyStore`, for the caller to say what to check.
+ */
+import type { TraceRecord } from '../record/types.js';
+import { createTraceRecordBuilder } from './buildTraceRecords.js';
+import { readInParallel, type ParallelReadOptions } from './parallel/readInParallel.js';
+import { readRemoteSource, type RemoteSource, type TraceInput } from './stores/remoteSource.js';
+import type { ReadStats } from './types.js';
+
+/**
+ * The files first, then the trace stores, all through one record builder and its duplicate filter: a span
+ * found in two files, in two stores, or in a file and a store counts once.
+ */
+export async function* readAllInputs(
+  inputs: readonly TraceInput[],
+  stats: ReadStats,
+  options: ParallelReadOptions,
+  onEmptyStore: (store: RemoteSource) => void,
+): AsyncGenerator<TraceRecord> {
+  const paths = inputs.filter((i): i is string => typeof i === 'string');
+  const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
+  // One builder for files and stores: a span both exported to a file and kept by a store counts once.
+  const builder = createTraceRecordBuilder(stats);
+  if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
+  for (const store of stores) {
+    const before = stats.files;
+    yield* readRemoteSource(store, stats, {
+      builder,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+    if (stats.files === before) onEmptyStore(store);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * httpFetch — JSON over HTTP from a trace store: per-request timeout, bounded retries with back-off, a pool.
+ *
+ * A trace store under load answers 429 or 5xx, or drops a connection, and then answers the same request a
+ * moment later; those are retried with exponential back-off (Retry-After honoured up to the cap), a bounded
+ * number of times. Everything else is final: a 4xx comes back to the caller as a status (a missing trace is a
+ * problem to report, a rejected query an input error), and a 2xx body that is not JSON means the URL does
+ * not point at the store, so retrying cannot help. Every failure that stops the read is an InputError that
+ * names the URL, what it answered and what to do. Bodies are capped (MAX_RESPONSE_BYTES). `mapConcurrent`
+ * keeps at most `limit` requests in flight and yields their results in input order.
+ */
+import { InputError } from '../inputError.js';
+import { sanitizeMessage } from '../normalizeSpanFields.js';
+import type { RequestHeaders } from './requestHeaders.js';
+
+/** How requests to a trace store are made. */
+export interface HttpFetchConfig {
+  /** Time one attempt may take, headers and body, in milliseconds. @default 30000 */
+  readonly timeoutMs: number;
+  /** Further attempts after a 429, a 5xx, a timeout or a network error. @default 3 */
+  readonly retries: number;
+  /** First back-off delay; doubled on each retry. @default 250 */
+  readonly backoffMs: number;
+  /** Longest single back-off delay (also the cap on Retry-After). @default 8000 */
+  readonly maxBackoffMs: number;
+  /** Largest response body read. @default MAX_RESPONSE_BYTES */
+  readonly maxBytes: number;
+  /** Sent on every request besides `accept` (credentials, a tenant); never shown. @default none */
+  readonly headers?: RequestHeaders;
+}
+
+/** The largest response body read (one trace or one search answer). */
+export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+
+/** Defaults of HttpFetchConfig. */
+export const DEFAULT_HTTP_FETCH_CONFIG: HttpFetchConfig = Object.freeze({
+  timeoutMs: 30_000,
+  retries: 3,
+  backoffMs: 250,
+  maxBackoffMs: 8_000,
+  maxBytes: MAX_RESPONSE_BYTES,
+});
+
+/** Fill the unset fields of `partial` from the defaults. */
+export function resolveHttpFetchConfig(partial: Partial<HttpFetchConfig> = {}): HttpFetchConfig {
+  return { ...DEFAULT_HTTP_FETCH_CONFIG, ...partial };
+}
+
+/** What a request gave: parsed JSON, or a final (non-retryable) HTTP status with the start of its body. */
+export type FetchJsonResult =
+  | { readonly kind: 'json'; readonly value: unknown; readonly bytes: number }
+  | { readonly kind: 'status'; readonly status: number; readonly body: string };
+
+/** One attempt that may be worth repeating. */
+type Attempt =
+  | { readonly kind: 'done'; readonly result: FetchJsonResult }
+  | { readonly kind: 'retry'; readonly what: string; readonly retryAfterMs?: number };
+
+const SHOWN_BODY_CHARS = 200;
+
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 502 || status === 503 || status === 504 || status === 500;
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds from now. */
+function readRetryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** What to do about a 4xx other than 400, for a refused search; `sent` names the --header headers sent. */
+export function adviseOnStatus(status: number, example: string, sent: readonly string[] = []): string {
+  if (status === 401 || status === 403) {
+    return sent.length === 0
+      ? "The store wants credentials (or, for multi-tenant Tempo, an X-Scope-OrgID) and routescope sent none: pass them with --header, e.g. --header 'Authorization: Bearer ${ROUTESCOPE_TOKEN}' (docs/sources.md)."
+      : `The store refused the headers sent (${sent.join(', ')}; values not shown): check the credentials, that they are for this store, and for multi-tenant Tempo the X-Scope-OrgID tenant (docs/sources.md).`;
+  }
+  return `Check the URL (the base of the store's HTTP API, e.g. ${example}).`;
+}
+
+/** The start of a body, printable in a message. */
+export function showBody(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return 'an empty body';
+  return `'${sanitizeMessage(trimmed.replace(/\s+/g, ' '), SHOWN_BODY_CHARS)}'`;
+}
+
+/** Read a body up to `max` bytes; undefined when it is longer. */
+async function readCapped(response: Response, max: number): Promise<Buffer | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (response.body === null) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) return undefined;
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return `no answer within ${timeoutMs / 1000} s`;
+  }
+  const cause = error instanceof Error ? (error as Error & { cause?: unknown }).cause : undefined;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const message =
+    cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  if (code === 'ECONNREFUSED') return 'connection refused (nothing listens there)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
+  return sanitizeMessage(typeof code === 'string' ? `${code}: ${message}` : message, 160);
+}
+
+async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortSignal): Promise<Attempt> {
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  const combined = signal === undefined ? timeout : AbortSignal.any([timeout, signal]);
+  let response: Response;
+  let body: Buffer | undefined;
+  try {
+    const headers = config.headers?.toHeaders() ?? new Headers();
+    if (!headers.has('accept')) headers.set('accept', 'application/json');
+    response = await fetch(url, { headers, signal: combined });
+    if (isRetryableStatus(response.status)) {
+      const text = (await readCapped(response, 64 * 1024))?.toString('utf8') ?? '';
+      const retryAfterMs = readRetryAfter(response.headers.get('retry-after'));
+      return {
+        kind: 'retry',
+        what: `HTTP ${response.status} with ${showBody(text)}`,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
+    }
+    body = await readCapped(response, config.maxBytes);
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    return { kind: 'retry', what: describeNetworkError(error, config.timeoutMs) };
+  }
+  if (body === undefined) {
+    throw new InputError(
+      `${url}: the answer is larger than ${config.maxBytes} bytes, more than routescope reads in one response. Narrow the search (a shorter --since, a lower --limit).`,
+      url,
+    );
+  }
+  const text = body.toString('utf8');
+  if (!response.ok) return { kind: 'done', result: { kind: 'status', status: response.status, body: text } };
+  try {
+    return { kind: 'done', result: { kind: 'json', value: JSON.parse(text) as unknown, bytes: body.length } };
+  } catch {
+    throw new InputError(
+      `${url}: answered HTTP ${response.status} with ${showBody(text)}, which is not JSON. Check that the URL is the trace store's HTTP API (Tempo: port 3200; Jaeger query: port 16686) and not a UI, a proxy login page or another service.`,
+      url,
+    );
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * GET `url` as JSON. Retries 429, 5xx, timeouts and network errors with back-off; returns any other status
+ * to the caller; throws InputError when the retries run out, the body is not JSON or is too large.
+ * `signal` cancels (the pool aborts the others when one fails).
+ */
+export async function fetchJson(
+  url: string,
+  config: HttpFetchConfig,
+  signal?: AbortSignal,
+): Promise<FetchJsonResult> {
+  const attempts = Math.max(0, Math.floor(config.retries)) + 1;
+  let last = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const outcome = await attemptOnce(url, config, signal);
+    if (outcome.kind === 'done') return outcome.result;
+    last = outcome.what;
+    if (attempt === attempts) break;
+    const backoff = Math.min(config.maxBackoffMs, config.backoffMs * 2 ** (attempt - 1));
+    await sleep(Math.min(config.maxBackoffMs, Math.max(backoff, outcome.retryAfterMs ?? 0)), signal);
+  }
+  throw new InputError(
+    `${url}: the trace store is unreachable or failing: ${last} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}). Check the URL and that the store is up; raise --timeout or --retries for a slow or busy store.`,
+    url,
+  );
+}
+
+/**
+ * Run `fn` over `items` with at most `limit` calls in flight, yielding results in input order. When a call
+ * throws (or the consumer stops early), the calls still running are aborted through their signal and awaited.
+ */
+export async function* mapConcurrent<T, R>(
+  items: Iterable<T>,
+  limit: number,
+  fn: (item: T, signal: AbortSignal) => Promise<R>,
+): AsyncGenerator<R> {
+  const controller = new AbortController();
+  const iterator = items[Symbol.iterator]();
+  const running: Array<Promise<R>> = [];
+  const bound = Math.max(1, Math.floor(limit));
+  const launch = (): void => {
+    while (running.length < bound && !controller.signal.aborted) {
+      const next = iterator.next();
+      if (next.done === true) return;
+      const task = fn(next.value, controller.signal);
+      // Marked handled here; the rejection is rethrown when the task reaches the head of the queue.
+      task.catch(() => undefined);
+      running.push(task);
+    }
+  };
+  try {
+    launch();
+    while (running.length > 0) {
+      const result = await running[0]!;
+      running.shift();
+      launch();
+      yield result;
+    }
+  } finally {
+    controller.abort(new Error('stopped'));
+    await Promise.allSettled(running);
+  }
+}
