@@ -1,24 +1,17 @@
 /**
- * commonOptions — the options several commands share: inputs, `--fail-on` gates, and their checks.
+ * commonOptions — the options several commands share: inputs and trace stores, `--policy`, `--jobs`, and the
+ * checks of number options. The `--fail-on` gates are in gateOptions.ts.
  *
- * Values that yargs cannot validate (a gate expression, a count) are checked here, before any input is read,
+ * Values that yargs cannot validate (a duration, a count) are checked here, before any input is read,
  * so a typo costs no time and exits 2 with a message that says what to type instead. Inputs are files,
  * folders, stdin, and trace stores (`--tempo URL`, `--jaeger URL --service S`, with `--since`, `--query`,
  * `--limit`, `--timeout`, `--retries`, `--header` in readStoreHeaders); see docs/sources.md.
  */
 import type { Argv } from 'yargs';
-import {
-  evaluateGates,
-  parseGate,
-  type Gate,
-  type GateMetrics,
-  type GateResult,
-} from '../analyze/evaluateGates.js';
 import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
 import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/stores/remoteSource.js';
-import type { CliArgs, CommandContext } from './cliCommand.js';
-import { EXIT_GATE_FAILED, EXIT_OK } from './cliCommand.js';
+import type { CliArgs } from './cliCommand.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import { readStoreHeaders, withStoreHeaders, type HeaderEnvironment } from './readStoreHeaders.js';
 import { UsageError } from './usageError.js';
@@ -213,29 +206,6 @@ export function readRemoteSources(
   return sources;
 }
 
-/** The repeatable `--fail-on` option and `--allow-empty`. */
-export function withGates(y: Argv): Argv {
-  return y
-    .option('fail-on', {
-      type: 'string',
-      array: true,
-      requiresArg: true,
-      describe:
-        "exit 1 when this holds: 'near-tie-rate>0.2' (metrics near-tie-rate, menu-rate, unmatched-rate, decisions; >, >=, <, <=), 'floorless', 'inconsistent', 'problems' (any bad line or unreadable file); repeatable",
-    })
-    .option('allow-empty', {
-      type: 'boolean',
-      describe:
-        'let --fail-on gates pass when no routing decision was read (by default they fail: nothing was judged)',
-    });
-}
-
-/** The `--fail-on` gates to judge, and whether an input without decisions may pass them. */
-export interface GatePlan {
-  readonly gates: readonly Gate[];
-  readonly allowEmpty: boolean;
-}
-
 /** The inputs named on the command line: paths, then the trace stores of --tempo / --jaeger. */
 export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] {
   const raw = args.inputs;
@@ -300,18 +270,6 @@ export function readJobs(args: CliArgs): ReaderThreads {
   const jobs = readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
   const minMib = readInteger(args, 'jobsMinMib', '--jobs-min-mib', 0) ?? PARALLEL_MIN_BYTES / MIB;
   return { jobs, minBytes: minMib * MIB };
-}
-
-/** Parse every `--fail-on` and `--allow-empty`; a bad gate is a usage error. */
-export function readGates(args: CliArgs): GatePlan {
-  const raw = args.failOn;
-  const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
-  const gates = list.map((text) => {
-    const parsed = parseGate(text);
-    if (parsed.kind === 'error') throw new UsageError(parsed.message);
-    return parsed.gate;
-  });
-  return { gates, allowEmpty: args.allowEmpty === true };
 }
 
 /** A number option within [min, max]; a usage error otherwise. */
@@ -383,26 +341,4 @@ export function readInteger(
     );
   }
   return n;
-}
-
-/** Evaluate gates and give the exit code they call for. */
-export function settleGates(
-  plan: GatePlan,
-  metrics: GateMetrics,
-): { results: GateResult[]; exitCode: number } {
-  const results = evaluateGates(plan.gates, metrics, plan.allowEmpty);
-  return { results, exitCode: results.some((r) => r.failed) ? EXIT_GATE_FAILED : EXIT_OK };
-}
-
-/** Write the one-line reason of every failed gate to stderr; gates failed for want of decisions share one line. */
-export function reportFailedGates(results: readonly GateResult[], ctx: CommandContext): void {
-  const empty = results.filter((r) => r.failed && r.empty === true);
-  if (empty.length > 0) {
-    ctx.io.stderr.write(
-      `routescope: gate failed: no routing decision was read, so ${empty.map((r) => `'${r.gate}'`).join(', ')} judged nothing; pass --allow-empty if an input without decisions may pass\n`,
-    );
-  }
-  for (const r of results) {
-    if (r.failed && r.empty !== true) ctx.io.stderr.write(`routescope: gate failed: ${r.reason}\n`);
-  }
 }

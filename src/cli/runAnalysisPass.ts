@@ -24,7 +24,8 @@ import type { TraceRecord } from '../record/types.js';
 import { escapeControlChars } from './format/escapeControlChars.js';
 import type { InputSummary } from './format/presentInput.js';
 import { EXIT_OK, type CommandContext } from './cliCommand.js';
-import { settleGates, type GatePlan, type ReaderThreads } from './commonOptions.js';
+import { settleGates, type GatePlan } from './gateOptions.js';
+import { type ReaderThreads } from './commonOptions.js';
 import type { CliIo } from './io.js';
 import { createProgressLine } from './progressLine.js';
 

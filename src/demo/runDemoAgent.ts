@@ -20,7 +20,7 @@
  * I/O: writes the trace file.
  */
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { Span, Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -38,6 +38,8 @@ import {
 import { createDecideTier2, effectiveFloor, resolveRoutingPolicy } from '../policy/routingPolicy.js';
 import { TURN_ROUTED_EVENT_TYPE } from '../policy/turnRoutedEvent.js';
 import type { DecideTier2, RoutingPolicy, Tier2Verdict, TurnRoute } from '../policy/types.js';
+import { answerTurn } from './answerTurn.js';
+import { createDemoClock, DAY_MS, type DemoClock } from './demoClock.js';
 import { OtlpJsonLinesFileExporter } from './otlpJsonLinesFileExporter.js';
 import { DEMO_CONVERSATIONS } from './demoConversations.js';
 import type { DemoConversation } from './demoConversations.js';
@@ -53,24 +55,9 @@ export const DEMO_SERVICE_NAME = 'acme-support';
 /** The seed of the demo's ids. @default */
 export const DEMO_SEED = 20261202;
 
-const MODEL = 'demo-chat-small';
-const DAY_MS = 86_400_000;
 const DECIDER = { provider: 'demo', model: 'menu-picker' } as const;
 /** The behaviour the simulated framework routes by: the release real agents run. */
 const FRAMEWORK_DECIDE: DecideTier2 = createDecideTier2('agentfootprint-9.62');
-/** The tool a skill calls when it acts (skills absent here only talk). */
-const SKILL_TOOLS: Readonly<Record<string, string>> = {
-  billing: 'get_invoice',
-  refunds: 'refund_status',
-  returns: 'create_return_label',
-  cancellations: 'cancel_order',
-  shipping: 'delivery_quote',
-  'order-status': 'track_order',
-  'account-access': 'unlock_account',
-  'password-reset': 'send_reset_link',
-  complaints: 'open_escalation',
-};
-
 /** Options of `runDemoAgent`. */
 export interface DemoAgentConfig {
   /** The trace file to write (truncated first). */
@@ -223,34 +210,6 @@ interface DemoTracers {
   readonly clock: DemoClock;
 }
 
-/** The simulated time of the run: `now()` reads it, `advance(ms)` moves it on and gives the new time. */
-interface DemoClock {
-  now(): number;
-  advance(ms: number): number;
-  /** Jump to conversation `k`'s start: the day cut in equal slots, one each, started at a fixed point. */
-  startConversation(k: number): void;
-}
-
-/** A clock over the day from `dayStartMs`, with `count` conversations spread across it. */
-function createDemoClock(dayStartMs: number, count: number): DemoClock {
-  const slot = DAY_MS / Math.max(1, count);
-  // Conversations are listed router by router; a stride through the slots mixes the routers over the day.
-  const stride = [29, 31, 37, 41, 43].find((p) => count % p !== 0) ?? 1;
-  let t = dayStartMs;
-  return {
-    now: () => t,
-    advance(ms) {
-      t += ms;
-      return t;
-    },
-    startConversation(k) {
-      // A fixed scatter within each slot (no two runs differ): conversations do not start on the hour.
-      const at = (k * stride) % Math.max(1, count);
-      t = Math.round(dayStartMs + at * slot + (((k * 7919) % 1000) / 1000) * slot * 0.6);
-    },
-  };
-}
-
 async function handleConversation(
   conv: DemoConversation,
   prepared: PreparedRouter,
@@ -401,50 +360,6 @@ export function resolveTurn(
   }
   const pick = offered.includes(expected) ? expected : (offered[0] ?? visible[0] ?? expected);
   return { route: { by: 'decider', ...from, to: pick, ...menu }, skill: pick, picked: pick };
-}
-
-/** The skill answers: one LLM call, and for skills that act a tool call and a second LLM call. */
-async function answerTurn(
-  tracer: Tracer,
-  clock: DemoClock,
-  skill: string,
-  text: string,
-  index: number,
-): Promise<void> {
-  const inputTokens = 180 + 40 * index + Math.ceil(text.length / 4);
-  chatSpan(tracer, clock, inputTokens, 24 + (text.length % 37));
-  // A model call is asynchronous in a real agent; yielding here also lets the batch processor settle.
-  await Promise.resolve();
-  const tool = SKILL_TOOLS[skill];
-  if (tool === undefined) return;
-  const span = tracer.startSpan(`execute_tool ${tool}`, {
-    kind: SpanKind.INTERNAL,
-    startTime: clock.advance(2),
-    attributes: {
-      'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': tool,
-      'gen_ai.tool.type': 'function',
-    },
-  });
-  span.end(clock.advance(40 + (text.length % 90)));
-  chatSpan(tracer, clock, inputTokens + 120, 60 + (text.length % 53));
-  await Promise.resolve();
-}
-
-function chatSpan(tracer: Tracer, clock: DemoClock, inputTokens: number, outputTokens: number): void {
-  const span: Span = tracer.startSpan(`chat ${MODEL}`, {
-    kind: SpanKind.CLIENT,
-    startTime: clock.advance(2),
-    attributes: {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': 'demo',
-      'gen_ai.request.model': MODEL,
-      'gen_ai.usage.input_tokens': inputTokens,
-      'gen_ai.usage.output_tokens': outputTokens,
-    },
-  });
-  // A small model answers in about half a second, longer for longer answers.
-  span.end(clock.advance(300 + outputTokens * 8));
 }
 
 /** Spans nest only under a context manager; register the Node one unless the process already has one. */

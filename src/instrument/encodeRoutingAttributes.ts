@@ -9,7 +9,7 @@
  * Pure.
  */
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
-import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
+import type { Tier2Verdict } from '../policy/types.js';
 import {
   ATTR_ROUTING_CANDIDATE_ALIVE_COUNT,
   ATTR_ROUTING_CANDIDATE_COUNT,
@@ -42,14 +42,7 @@ import {
   ATTR_ROUTING_VERDICT,
   ROUTING_RECORD_VERSION,
 } from '../semconv/semconv.js';
-
-/** The inputs of one `decideTier2` call, as the wrapper saw them. */
-export interface Tier2CallInput {
-  readonly scores: readonly IntentScore[];
-  readonly incumbentId: string | undefined;
-  readonly policy: RoutingPolicy;
-  readonly scorer?: ScorerTraits;
-}
+import type { Tier2CallInput } from './types.js';
 
 /** A finite number as itself; a non-finite one as its string spelling, so no exporter ever sees it. */
 export function encodeNumber(value: number): number | string {

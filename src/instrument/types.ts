@@ -6,8 +6,21 @@
  * Types only.
  */
 import type { MeterProvider, Span, TracerProvider } from '@opentelemetry/api';
-import type { PolicySemantics, ScorerTraits, Tier2Verdict } from '../policy/types.js';
-import type { Tier2CallInput } from './encodeRoutingAttributes.js';
+import type {
+  IntentScore,
+  PolicySemantics,
+  RoutingPolicy,
+  ScorerTraits,
+  Tier2Verdict,
+} from '../policy/types.js';
+
+/** The inputs of one `decideTier2` call, as the wrapper saw them. */
+export interface Tier2CallInput {
+  readonly scores: readonly IntentScore[];
+  readonly incumbentId: string | undefined;
+  readonly policy: RoutingPolicy;
+  readonly scorer?: ScorerTraits;
+}
 
 /** The arguments of one tier-2 call, as the wrapper received them. */
 export type Tier2Call = Tier2CallInput;

@@ -27,12 +27,8 @@ import {
   SPAN_ROUTING_FEEDBACK,
   SPAN_ROUTING_TIER2,
 } from '../semconv/semconv.js';
-import {
-  decodeRoutingAttributes,
-  decodeTurnAttributes,
-  toNumber,
-  type AttributeValue,
-} from './decodeRoutingAttributes.js';
+import { decodeRoutingAttributes, decodeTurnAttributes, toNumber } from './decodeRoutingAttributes.js';
+import { type AttributeValue } from './internal-types.js';
 import type { EventView, ResourceView, SpanView } from './internal-types.js';
 import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
 import { reportProblem } from './readStats.js';

@@ -57,12 +57,7 @@ import {
   ATTR_ROUTING_WITNESS_TEXT,
 } from '../semconv/semconv.js';
 import type { RecordedBy, RecordedDecision } from '../record/types.js';
-
-/** A flattened attribute value as readers deliver it. */
-export type AttributeValue = string | number | boolean | null | readonly AttributeValue[];
-
-/** Attributes by key; readers build it with a null prototype so `__proto__` keys are plain data. */
-export type AttributeMap = ReadonlyMap<string, AttributeValue>;
+import type { AttributeMap, AttributeValue } from './internal-types.js';
 
 /** The outcome of decoding: the decision, or what was missing or malformed. */
 export type DecodeResult<T> =

@@ -6,7 +6,12 @@
  * view only for spans that can hold a routing record; the rest are just counted.
  * Types only.
  */
-import type { AttributeValue } from './decodeRoutingAttributes.js';
+
+/** A flattened attribute value as readers deliver it. */
+export type AttributeValue = string | number | boolean | null | readonly AttributeValue[];
+
+/** Attributes by key; readers build it with a null prototype so `__proto__` keys are plain data. */
+export type AttributeMap = ReadonlyMap<string, AttributeValue>;
 
 /** Attributes by key (a Map, so `__proto__` is only a key). */
 export type MutableAttributeMap = Map<string, AttributeValue>;

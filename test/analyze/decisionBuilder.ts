@@ -4,7 +4,8 @@
 import { createDecideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, PolicySemantics, RoutingPolicy, ScorerTraits } from '../../src/policy/types.js';
 import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
-import { decodeRoutingAttributes, type AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
+import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeValue } from '../../src/trace/internal-types.js';
 import type { DecisionRecord, MisrouteRecord, TurnRecord } from '../../src/record/types.js';
 
 /** One candidate score. */

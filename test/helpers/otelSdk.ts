@@ -24,11 +24,8 @@ import {
   SPAN_ROUTING_TIER2,
 } from '../../src/semconv/semconv.js';
 import type { Tier2Verdict } from '../../src/policy/types.js';
-import {
-  decodeRoutingAttributes,
-  type AttributeMap,
-  type AttributeValue,
-} from '../../src/trace/decodeRoutingAttributes.js';
+import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeMap, type AttributeValue } from '../../src/trace/internal-types.js';
 import type { RecordedDecision } from '../../src/record/types.js';
 
 /** A provider wired to an in-memory exporter through a simple (synchronous) processor. */

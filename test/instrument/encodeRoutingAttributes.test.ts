@@ -9,19 +9,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  encodeNumber,
-  encodeRoutingAttributes,
-  type Tier2CallInput,
-} from '../../src/instrument/encodeRoutingAttributes.js';
+import { encodeNumber, encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
+import type { Tier2CallInput } from '../../src/instrument/types.js';
 import * as K from '../../src/semconv/semconv.js';
 import { DEFAULT_ROUTING_POLICY, decideTier2, resolveRoutingPolicy } from '../../src/policy/routingPolicy.js';
 import type { IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../../src/policy/types.js';
-import {
-  decodeRoutingAttributes,
-  type AttributeMap,
-  type AttributeValue,
-} from '../../src/trace/decodeRoutingAttributes.js';
+import { decodeRoutingAttributes } from '../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeMap, type AttributeValue } from '../../src/trace/internal-types.js';
 import type { RecordedDecision } from '../../src/record/types.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 

@@ -23,7 +23,7 @@ import {
 } from '../../src/semconv/semconv.js';
 import { DEFAULT_ROUTING_POLICY, decideTier2 } from '../../src/policy/routingPolicy.js';
 import { createTraceRecordBuilder, isRoutingCandidate } from '../../src/trace/buildTraceRecords.js';
-import type { AttributeValue } from '../../src/trace/decodeRoutingAttributes.js';
+import type { AttributeValue } from '../../src/trace/internal-types.js';
 import type { EventView, ResourceView, SpanView } from '../../src/trace/internal-types.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import type { TraceRecord } from '../../src/record/types.js';

@@ -13,9 +13,9 @@ import {
   decodeTurnAttributes,
   hasRoutingVerdict,
   toNumber,
-  type AttributeValue,
   type DecodeResult,
 } from '../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeValue } from '../../src/trace/internal-types.js';
 import type { RecordedDecision } from '../../src/record/types.js';
 
 /** A complete cold-start menu record: a and b tie above the scorer floor 0, n scored NaN. */

@@ -8,16 +8,13 @@ import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../../analyze/findNearTieHotspots.js';
 import { createSummaryAnalysis } from '../../analyze/summarizeDecisions.js';
 import type { CliCommand } from '../cliCommand.js';
+import { readGates, reportFailedGates, settleGates, withGates } from '../gateOptions.js';
 import {
-  readGates,
   readInputs,
   readInteger,
   readJobsAndPolicy,
   readNumber,
   readPolicy,
-  reportFailedGates,
-  settleGates,
-  withGates,
   withInputs,
   withPolicy,
 } from '../commonOptions.js';

@@ -3,15 +3,8 @@
  */
 import { createFloorlessAnalysis } from '../../analyze/findFloorlessScorers.js';
 import type { CliCommand } from '../cliCommand.js';
-import {
-  readGates,
-  readInputs,
-  readJobs,
-  readNumber,
-  reportFailedGates,
-  withGates,
-  withInputs,
-} from '../commonOptions.js';
+import { readGates, reportFailedGates, withGates } from '../gateOptions.js';
+import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
 import { floorlessToDocument, floorlessToJson } from '../format/presentFloorless.js';

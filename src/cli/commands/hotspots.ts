@@ -6,15 +6,8 @@
  */
 import { createHotspotAnalysis, type HotspotDimension } from '../../analyze/findNearTieHotspots.js';
 import type { CliCommand } from '../cliCommand.js';
-import {
-  readGates,
-  readInputs,
-  readJobs,
-  readInteger,
-  reportFailedGates,
-  withGates,
-  withInputs,
-} from '../commonOptions.js';
+import { readGates, reportFailedGates, withGates } from '../gateOptions.js';
+import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
 import { hotspotsToDocument, hotspotsToJson } from '../format/presentHotspots.js';

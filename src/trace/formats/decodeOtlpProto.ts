@@ -9,7 +9,7 @@
  * the caller reports as a bad record. 64-bit integers become JS numbers (exact up to 2^53).
  * No I/O.
  */
-import type { AttributeValue } from '../decodeRoutingAttributes.js';
+import type { AttributeValue } from '../internal-types.js';
 import { isRoutingCandidate, type TraceRecordBuilder } from '../buildTraceRecords.js';
 import type { EventView, MutableAttributeMap, ResourceView } from '../internal-types.js';
 import type { RecordSource, TraceRecord } from '../../record/types.js';

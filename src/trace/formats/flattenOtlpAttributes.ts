@@ -6,7 +6,8 @@
  * prototype to pollute: a `__proto__` key is just a key. Unknown value kinds are kept as null, never guessed.
  * Pure.
  */
-import { toNumber, type AttributeValue } from '../decodeRoutingAttributes.js';
+import { toNumber } from '../decodeRoutingAttributes.js';
+import { type AttributeValue } from '../internal-types.js';
 
 // Stryker disable all: the fast path below returns what unwrapAnyValue returns for the same value; only speed differs.
 /** The only key of `v`, or undefined when it has none or several. */

@@ -7,7 +7,7 @@
  * `error=true`. Ids are often short and unpadded; the builder pads them. Input is `unknown`, narrowed here.
  * No I/O.
  */
-import type { AttributeValue } from '../decodeRoutingAttributes.js';
+import type { AttributeValue } from '../internal-types.js';
 import { isRoutingCandidate, type TraceRecordBuilder } from '../buildTraceRecords.js';
 import type { EventView, MutableAttributeMap, ResourceView } from '../internal-types.js';
 import { normalizeId, unixMicrosToMs } from '../normalizeSpanFields.js';

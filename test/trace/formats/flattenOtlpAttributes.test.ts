@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toNumber, type AttributeValue } from '../../../src/trace/decodeRoutingAttributes.js';
+import { toNumber } from '../../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeValue } from '../../../src/trace/internal-types.js';
 import { flattenOtlpAttributes, unwrapOtlpValue } from '../../../src/trace/formats/flattenOtlpAttributes.js';
 
 const kv = (key: string, value: unknown): unknown => ({ key, value });

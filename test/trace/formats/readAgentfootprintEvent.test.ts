@@ -21,7 +21,8 @@ import {
   DEFAULT_MAX_JUDGED_CANDIDATES,
   readTurnRoutedEvent,
 } from '../../../src/policy/turnRoutedEvent.js';
-import { decodeRoutingAttributes, type AttributeValue } from '../../../src/trace/decodeRoutingAttributes.js';
+import { decodeRoutingAttributes } from '../../../src/trace/decodeRoutingAttributes.js';
+import { type AttributeValue } from '../../../src/trace/internal-types.js';
 import type { EventLogOptions } from '../../../src/trace/formats/readAgentfootprintEvent.js';
 import { createInThreadRunner, readInParallel } from '../../../src/trace/parallel/readInParallel.js';
 import { createReadStats } from '../../../src/trace/readStats.js';

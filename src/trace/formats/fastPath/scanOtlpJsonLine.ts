@@ -24,6 +24,7 @@
  * isJsonValue, and writes the rebuilt request as JSON bytes to a ByteSink for the main thread to parse. No I/O.
  */
 import type { ByteSink } from '../../bytes/byteSink.js';
+import { escapesAWordCharacter } from './escapesAWordCharacter.js';
 import { isJsonValue } from './isJsonValue.js';
 import {
   BACKSLASH,
@@ -46,7 +47,6 @@ const KEY_RESOURCE = Buffer.from('resource');
 const KEY_SCOPE_SPANS = Buffer.from('scopeSpans');
 const KEY_LEGACY_SCOPE_SPANS = Buffer.from('instrumentationLibrarySpans');
 const KEY_SPANS = Buffer.from('spans');
-const UNICODE_ESCAPE = Buffer.from('\\u');
 
 /** Bytes that may appear outside strings besides brackets, commas and colons: numbers, literals, space. */
 const SCALAR_BYTE = new Uint8Array(256);
@@ -72,33 +72,6 @@ BYTE_CLASS[CLOSE_BRACE] = CLOSE_OBJECT;
 BYTE_CLASS[CLOSE_BRACKET] = CLOSE_ARRAY;
 /** Levels of nesting inside one value whose bracket kinds are kept as bits; deeper ones go to an array. */
 const MAX_DEPTH = 30;
-
-/** Characters of keys and of the marker: an escape spelling one of them makes the scan decline. */
-const WORD_CHARACTER = new Uint8Array(128);
-for (const c of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-')
-  WORD_CHARACTER[c.charCodeAt(0)] = 1;
-const HEX_VALUE = new Int8Array(256).fill(-1);
-for (let d = 0; d < 16; d++) {
-  HEX_VALUE['0123456789abcdef'.charCodeAt(d)] = d;
-  HEX_VALUE['0123456789ABCDEF'.charCodeAt(d)] = d;
-}
-
-/**
- * Does `body` hold a `\u` escape of a word character (or one that is not four hex digits)? A `\\u` that is an
- * escaped backslash before a plain `u` is taken for an escape too: that can only decline, never misread.
- */
-function escapesAWordCharacter(body: Buffer): boolean {
-  for (let at = body.indexOf(UNICODE_ESCAPE); at !== -1; at = body.indexOf(UNICODE_ESCAPE, at + 2)) {
-    let code = 0;
-    for (let k = at + 2; k < at + 6; k++) {
-      const digit = k < body.length ? HEX_VALUE[body[k]!]! : -1;
-      if (digit === -1) return true;
-      code = code * 16 + digit;
-    }
-    if (code < 128 && WORD_CHARACTER[code] === 1) return true;
-  }
-  return false;
-}
 
 /** A request rebuilt from the parsed slices; skipped spans are `0` (readOtlpResourceSpans counts them as plain). */
 interface Rebuilt {

