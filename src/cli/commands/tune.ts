@@ -17,7 +17,7 @@ import { withExamples } from '../helpText.js';
 import { emitReport } from '../emitReport.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
-import { readWhere, watchWhere, withWhere } from './replay.js';
+import { readWhere, watchWhere, withWhere } from '../whereOption.js';
 
 /** `routescope tune`. */
 export const tuneCommand: CliCommand = {
