@@ -129,10 +129,20 @@ export function tuneToDocument(v: TuneView): ReportDocument {
   }
   blocks.push(...sweepChartBlocks(r));
   if (v.digest !== undefined)
-    blocks.push(...gapHistogramBlocks(v.digest, rec === undefined ? {} : { newMargin: rec.margin }));
+    // Half width beside the known misroutes when there are any, else the whole row.
+    blocks.push(
+      ...gapHistogramBlocks(v.digest, {
+        ...(rec === undefined ? {} : { newMargin: rec.margin }),
+        half: r.misroutes !== undefined,
+      }),
+    );
   if (r.misroutes !== undefined) {
     const m = r.misroutes;
-    blocks.push({ kind: 'heading', text: 'Known misroutes' });
+    blocks.push({
+      kind: 'heading',
+      text: 'Known misroutes',
+      ...(v.digest === undefined ? {} : { half: true }),
+    });
     blocks.push({
       kind: 'fields',
       rows: [
