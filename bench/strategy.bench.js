@@ -5,14 +5,16 @@
 // framework's shape · "bare spans": the same two spans (tier 2 and turn) started, given the very attributes the
 // strategy wrote, and ended, with no reading, judging or comparing — what any instrumentation that writes these
 // spans must pay · exportEvent with no SDK registered · exportEvent on an event of another type (the framework
-// hands every event to a strategy) · "judge": the 9.62 verdict function alone on the event's scores, which the
-// strategy must run to rebuild the verdict the event does not carry; (exportEvent − judge) ÷ bare is what the
-// strategy costs beyond that judging. Target: exportEvent ÷ bare spans at most 1.3. Rounds interleaved (order
+// hands every event to a strategy) · "judge": the 9.62 decision alone on the event's scores as the strategy
+// makes it (judgeKeepingRanking: the verdict beside the event's own ranking, no shares rebuilt), which it must
+// make to rebuild the verdict the event does not carry; (exportEvent − judge) ÷ bare is what the strategy
+// costs beyond that judging. Target: exportEvent ÷ bare spans at most 1.3. Rounds interleaved (order
 // rotating), medians over rounds after a warm-up, ratios the median of per-round ratios. Prints figures,
 // asserts nothing.
 import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createDecideTier2, routescopeObservability, TURN_ROUTED_EVENT_TYPE } from '../dist/index.js';
+import { judgeKeepingRanking } from '../dist/policy/routingPolicy.js';
 import { createRandom } from './createRandom.js';
 import { discardingExporter, median, round } from './interleavedRounds.js';
 import { reportTarget } from './targets.js';
@@ -102,7 +104,14 @@ function makeLoopJudge() {
   return function loopJudge(events) {
     for (let i = 0; i < CHUNK; i++) {
       const p = events[state.cursor++ & MASK].payload;
-      state.sink ^= decide(p.scores, p.from, p.policy, {}).ranked.length;
+      state.sink ^= judgeKeepingRanking(
+        'agentfootprint-9.62',
+        p.scores,
+        p.from,
+        p.policy,
+        {},
+        p.scores,
+      ).ranked.length;
     }
   };
 }

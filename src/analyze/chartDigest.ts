@@ -9,6 +9,8 @@
  */
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createVerdictCounts, isFloorless, isRecordedNearTie, type VerdictCounts } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
+import { groupKey } from './groupKey.js';
 
 /** Sizes of the digest. */
 export interface ChartDigestConfig {
@@ -98,7 +100,7 @@ interface MutableBucket {
 
 /** Start a digest. */
 export function createChartDigest(config: Partial<ChartDigestConfig> = {}): ChartDigestAnalysis {
-  const cfg = { ...DEFAULT_CHART_DIGEST_CONFIG, ...config };
+  const cfg = resolveConfig(DEFAULT_CHART_DIGEST_CONFIG, config);
   const verdicts = createVerdictCounts();
   let decisions = 0;
   let nearTies = 0;
@@ -169,7 +171,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       const second = d.runnerUp?.id;
       if (top !== undefined && second !== undefined && top !== second) {
         const [a, b] = top < second ? [top, second] : [second, top];
-        const key = JSON.stringify([a, b]);
+        const key = groupKey(a, b);
         const p = pairs.get(key);
         if (p !== undefined) p.n++;
         else if (pairs.size < cfg.maxPairs) pairs.set(key, { a, b, n: 1 });
@@ -177,7 +179,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       }
     }
 
-    const sKey = JSON.stringify([d.router ?? null, d.scorer ?? null]);
+    const sKey = groupKey(d.router, d.scorer);
     let s = scorers.get(sKey);
     if (s === undefined && scorers.size < cfg.maxScorers) {
       s = { router: d.router ?? null, scorer: d.scorer ?? null, decisions: 0, floorless: 0, nearTies: 0 };

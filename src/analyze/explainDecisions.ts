@@ -17,6 +17,7 @@ import { findCounterfactuals, type CounterfactualSet } from './findCounterfactua
 import { createPolicyAudit, type PolicyChoice } from './policyAudit.js';
 import { formatScoreValue, formatThreshold } from './formatFigures.js';
 import type { ReplayOutcome } from './replayDecision.js';
+import { resolveConfig } from './resolveConfig.js';
 
 /** Options of `explain`. */
 export interface ExplainConfig {
@@ -93,7 +94,7 @@ const MAX_AMBIGUOUS = 10;
  * that cut ids show them), or a conversation id. An exact match wins over a prefix.
  */
 export function createExplainAnalysis(target: string, config: Partial<ExplainConfig> = {}): ExplainAnalysis {
-  const cfg = { ...DEFAULT_EXPLAIN_CONFIG, ...config };
+  const cfg = resolveConfig(DEFAULT_EXPLAIN_CONFIG, config);
   const traceTarget = TRACE_ID.test(target) ? target.toLowerCase() : undefined;
   const prefix = TRACE_ID_PREFIX.test(target) ? target.toLowerCase() : undefined;
   // Records of the first trace the prefix matched, and the other trace ids it matched (for the message).

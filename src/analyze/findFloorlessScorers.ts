@@ -25,6 +25,8 @@ import {
   rateOf,
   type VerdictCounts,
 } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
+import { groupKey } from './groupKey.js';
 
 /** Options of the floorless analysis. */
 export interface FloorlessConfig {
@@ -107,7 +109,7 @@ interface Group {
 
 /** Start a floorless analysis; throws RangeError when `weakestPercent` is not within 0..100. */
 export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): FloorlessAnalysis {
-  const cfg: FloorlessConfig = { ...DEFAULT_FLOORLESS_CONFIG, ...config };
+  const cfg: FloorlessConfig = resolveConfig(DEFAULT_FLOORLESS_CONFIG, config);
   if (!(cfg.weakestPercent >= 0 && cfg.weakestPercent <= 100)) {
     throw new RangeError(`weakest percent must be within 0..100, got ${String(cfg.weakestPercent)}`);
   }
@@ -122,7 +124,7 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
     floorless++;
     const router = d.router ?? null;
     const scorer = d.scorer ?? null;
-    const key = JSON.stringify([router, scorer]);
+    const key = groupKey(router, scorer);
     let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= cfg.maxGroups) {

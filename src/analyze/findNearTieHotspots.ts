@@ -13,6 +13,8 @@ import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createReservoir, nearestRank, type Reservoir } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
 import { createVerdictCounts, isRecordedNearTie, rateOf, type VerdictCounts } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
+import { keyPart } from './groupKey.js';
 
 /** A dimension hot spots can be grouped by, besides the pair itself. */
 export type HotspotDimension = 'service' | 'router' | 'scorer';
@@ -110,7 +112,7 @@ interface Group {
 
 /** Start a hot-spot analysis. */
 export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): HotspotAnalysis {
-  const cfg: HotspotConfig = { ...DEFAULT_HOTSPOT_CONFIG, ...definedOnly(config) };
+  const cfg: HotspotConfig = resolveConfig(DEFAULT_HOTSPOT_CONFIG, config);
   const dims: HotspotDimension[] = (['service', 'router', 'scorer'] as const).filter((d) =>
     cfg.by.includes(d),
   );
@@ -133,12 +135,8 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
     }
     const low = top <= second ? top : second;
     const high = top <= second ? second : top;
-    // Every part length-prefixed (null as `~`): no two groups share a key, whatever their names hold.
-    let key = `${low.length}:${low}${high.length}:${high}`;
-    for (const dim of dims) {
-      const value = d[dim];
-      key += value === undefined ? '~' : `${value.length}:${value}`;
-    }
+    let key = keyPart(low) + keyPart(high);
+    for (const dim of dims) key += keyPart(d[dim]);
     let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= cfg.maxGroups) {
@@ -239,8 +237,4 @@ function compareHotspots(a: NearTieHotspot, b: NearTieHotspot): number {
     compareNames(a.pair[0], b.pair[0]) ||
     compareNames(a.pair[1], b.pair[1])
   );
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

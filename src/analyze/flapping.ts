@@ -11,6 +11,8 @@
  */
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import type { Tier2VerdictKind } from '../policy/types.js';
+import { resolveConfig } from './resolveConfig.js';
+import { groupKey } from './groupKey.js';
 
 /** What `flapping` looks for. */
 export interface FlappingConfig {
@@ -37,7 +39,7 @@ export const DEFAULT_FLAPPING_CONFIG: FlappingConfig = Object.freeze({
 
 /** Fill a partial config against the defaults; throws RangeError on a value that cannot work. */
 export function resolveFlappingConfig(config: Partial<FlappingConfig> = {}): FlappingConfig {
-  const resolved = { ...DEFAULT_FLAPPING_CONFIG, ...stripUndefined(config) };
+  const resolved = resolveConfig(DEFAULT_FLAPPING_CONFIG, config);
   for (const key of Object.keys(DEFAULT_FLAPPING_CONFIG) as (keyof FlappingConfig)[]) {
     const v = resolved[key];
     const min = key === 'window' || key === 'minStayRun' ? 1 : 0;
@@ -196,7 +198,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
 
   const tallyPair = (state: ConversationState, a: string, b: string): PairTally => {
     const sorted: [string, string] = a < b ? [a, b] : [b, a];
-    const key = JSON.stringify([state.router ?? null, sorted]);
+    const key = groupKey(state.router, sorted[0], sorted[1]);
     let tally = pairs.get(key);
     if (tally === undefined) {
       tally = {
@@ -313,7 +315,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
       decisions++;
       const keyedBy = record.conversationId === undefined ? 'trace' : 'conversation';
       const id = record.conversationId ?? record.traceId;
-      const key = JSON.stringify([keyedBy, id, record.router ?? null]);
+      const key = groupKey(keyedBy, id, record.router);
       let state = conversations.get(key);
       if (state === undefined) {
         state = {
@@ -475,10 +477,4 @@ function pushTop<T>(top: T[], item: T, limit: number, compare: (a: T, b: T) => n
   while (i > 0 && compare(item, top[i - 1]!) < 0) i--;
   top.splice(i, 0, item);
   if (top.length > limit) top.pop();
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
 }

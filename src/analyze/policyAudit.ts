@@ -20,6 +20,7 @@ import {
   type ReplayOutcome,
   type ReplayThresholds,
 } from './replayDecision.js';
+import { resolveConfig } from './resolveConfig.js';
 
 /** `--policy`: infer the behaviour (`auto`), or force one. */
 export type PolicyChoice = 'auto' | PolicySemantics;
@@ -180,7 +181,7 @@ export function createPolicyAudit(
   choice: PolicyChoice,
   config: Partial<PolicyAuditConfig> = {},
 ): PolicyAudit {
-  const cfg = { ...DEFAULT_POLICY_AUDIT_CONFIG, ...config };
+  const cfg = resolveConfig(DEFAULT_POLICY_AUDIT_CONFIG, config);
   const services = new Map<string | null, ServiceState>();
   let pooled: ServiceState | undefined;
   const settledFindings: AuditFinding[] = [];

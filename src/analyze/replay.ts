@@ -23,6 +23,8 @@ import {
   rateOf,
   type VerdictCounts,
 } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
+import { groupKey } from './groupKey.js';
 
 /** What to replay and what to keep. */
 export interface ReplayConfig {
@@ -178,7 +180,7 @@ export function createFlipMatrix(): FlipMatrix {
 
 /** Start a streaming replay. */
 export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): ReplayAnalysis {
-  const cfg: ReplayConfig = { ...DEFAULT_REPLAY_CONFIG, ...config };
+  const cfg: ReplayConfig = resolveConfig(DEFAULT_REPLAY_CONFIG, config);
   const before = new SideCounter();
   const after = new SideCounter();
   const flips = createFlipMatrix();
@@ -201,7 +203,7 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
   const scorerRow = (
     d: DecisionRecord,
   ): { -readonly [K in keyof ScorerFloorChange]: ScorerFloorChange[K] } => {
-    const key = JSON.stringify([d.router ?? null, d.scorer ?? null]);
+    const key = groupKey(d.router, d.scorer);
     let row = scorers.get(key);
     if (row === undefined) {
       const fresh = {

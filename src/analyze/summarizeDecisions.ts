@@ -12,6 +12,7 @@ import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
 
 /** Options of the overview. */
 export interface SummaryConfig {
@@ -90,7 +91,7 @@ export interface SummaryAnalysis {
 
 /** Start an overview. */
 export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): SummaryAnalysis {
-  const cfg = { ...DEFAULT_SUMMARY_CONFIG, ...config };
+  const cfg = resolveConfig(DEFAULT_SUMMARY_CONFIG, config);
   const all = new RateCounter();
   const byService = new NamedCounters(cfg.maxNames);
   const byRouter = new NamedCounters(cfg.maxNames);

@@ -25,6 +25,8 @@ import {
   rateOf,
   type VerdictCounts,
 } from './verdictCounts.js';
+import { resolveConfig } from './resolveConfig.js';
+import { groupKey } from './groupKey.js';
 
 /** What to sweep and what to aim for. */
 export interface TuneConfig {
@@ -69,8 +71,7 @@ export const MAX_SWEEP_POINTS = 10_001;
 
 /** Fill a partial config against the defaults; throws RangeError on a sweep or target that cannot work. */
 export function resolveTuneConfig(config: Partial<TuneConfig> = {}): TuneConfig {
-  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
-  const cfg: TuneConfig = { ...DEFAULT_TUNE_CONFIG, ...defined };
+  const cfg: TuneConfig = resolveConfig(DEFAULT_TUNE_CONFIG, config);
   if (!Number.isFinite(cfg.from) || !Number.isFinite(cfg.to) || cfg.from < 0 || cfg.to < cfg.from) {
     throw new RangeError(`tune: the sweep needs 0 <= from <= to, got from ${cfg.from}, to ${cfg.to}`);
   }
@@ -302,7 +303,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
   };
 
   const sample = (d: DecisionRecord): void => {
-    const key = JSON.stringify([d.router ?? null, d.scorer ?? null]);
+    const key = groupKey(d.router, d.scorer);
     let s = samples.get(key);
     if (s === undefined) {
       if (samples.size >= MAX_FLOORLESS_SCORERS) return;

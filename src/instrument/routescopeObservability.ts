@@ -22,26 +22,21 @@
  * throws, never touches the event, stays synchronous, and any other event type costs one comparison.
  */
 import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
-import type {
-  Attributes,
-  Context,
-  MeterProvider,
-  Span,
-  SpanOptions,
-  TracerProvider,
-} from '@opentelemetry/api';
+import type { Context, MeterProvider, Span, SpanOptions, TracerProvider } from '@opentelemetry/api';
 import {
   DEFAULT_CATEGORICAL_SCORERS,
   DEFAULT_MAX_JUDGED_CANDIDATES,
   isTurnRoutedEvent,
   readTurnRoutedEvent,
+  readTurnRoutedEventForRecording,
   TURN_ROUTED_EVENT_TYPE,
 } from '../policy/turnRoutedEvent.js';
 import type { ReadTurnRoutedOptions, TurnRoutedReading } from '../policy/turnRoutedEvent.js';
 import type { PolicySemantics } from '../policy/types.js';
-import { addRoutingContext, putString } from './addRoutingContext.js';
+import { putStringWith, writeRoutingContext } from './addRoutingContext.js';
+import type { PutAttribute } from './addRoutingContext.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
-import { encodeTurnRoute } from './recordTurnRoute.js';
+import { writeTurnRoute } from './recordTurnRoute.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
 import type { RoutingMetrics } from './routingMetrics.js';
@@ -67,7 +62,9 @@ import {
   SPAN_ROUTING_TIER2,
   SPAN_ROUTING_TURN,
 } from '../semconv/semconv.js';
-import type { RoutingContext, Tier2Call } from './types.js';
+import type { RoutingContext, Tier2Call, TurnRouteOptions } from './types.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The value of `agentfootprint.routing.source` on spans this strategy writes. */
 export const ROUTING_SOURCE_TURN_ROUTED = 'turn_routed';
@@ -218,7 +215,12 @@ function recordEvent(
   index: RunSpanIndex,
 ): void {
   if (tracer === undefined && metrics === undefined) return;
-  const reading = readTurnRoutedEvent(event, settings.read);
+  // The hook is handed the public reading; without one, the decision alone is rebuilt (the spans record the
+  // event's own ranking and shares either way).
+  const reading =
+    settings.attributesHook === undefined
+      ? readTurnRoutedEventForRecording(event, settings.read)
+      : readTurnRoutedEvent(event, settings.read);
   if (reading.kind === 'invalid') {
     warn(`a ${TURN_ROUTED_EVENT_TYPE} event was not recorded: ${reading.reason}`);
     return;
@@ -246,29 +248,25 @@ function recordEvent(
     if (decision !== undefined && call !== undefined) {
       const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, options, parent);
       if (span !== undefined) {
+        // Straight onto the span, key by key: an attributes object would only be walked again by the SDK.
+        const put: PutAttribute = (key, value) => span.setAttribute(key, value);
         safeExecute('setting the tier-2 attributes', () =>
-          writeRoutingAttributes(
-            (key, value) => span.setAttribute(key, value),
-            call,
-            decision.happened,
-            settings.maxRecordedCandidates,
-          ),
+          writeRoutingAttributes(put, call, decision.happened, settings.maxRecordedCandidates),
         );
-        const attrs: Attributes = {
-          [ATTR_ROUTING_POLICY_SEMANTICS]: decision.semantics,
-          [ATTR_ROUTING_SOURCE]: ROUTING_SOURCE_TURN_ROUTED,
-          [ATTR_ROUTING_REBUILT_VERDICT]: decision.rebuilt.kind,
-        };
-        if (decision.differences.length > 0)
-          // Stryker disable next-line MethodExpression: equivalent — nothing writes to the reading's list afterwards.
-          attrs[ATTR_ROUTING_REBUILT_DIFFERENCES] = decision.differences.slice();
-        putString(attrs, ATTR_ROUTING_ROUTER, settings.routerName);
-        putString(attrs, ATTR_ROUTING_SCORER_NAME, reading.scorer);
-        if (reading.window !== undefined && Number.isFinite(reading.window)) {
-          attrs[ATTR_ROUTING_SCORER_WINDOW] = reading.window;
-        }
-        addRoutingContext(attrs, ids);
-        safeExecute('setting the call attributes', () => span.setAttributes(attrs));
+        safeExecute('setting the call attributes', () => {
+          put(ATTR_ROUTING_POLICY_SEMANTICS, decision.semantics);
+          put(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
+          put(ATTR_ROUTING_REBUILT_VERDICT, decision.rebuilt.kind);
+          if (decision.differences.length > 0)
+            // Stryker disable next-line MethodExpression: equivalent — nothing writes to the reading's list afterwards.
+            put(ATTR_ROUTING_REBUILT_DIFFERENCES, decision.differences.slice());
+          putStringWith(put, ATTR_ROUTING_ROUTER, settings.routerName);
+          putStringWith(put, ATTR_ROUTING_SCORER_NAME, reading.scorer);
+          if (reading.window !== undefined && Number.isFinite(reading.window)) {
+            put(ATTR_ROUTING_SCORER_WINDOW, reading.window);
+          }
+          writeRoutingContext(put, ids);
+        });
         runHook(settings, span, reading, SPAN_ROUTING_TIER2);
         endQuietly(span, time);
       }
@@ -291,21 +289,19 @@ function recordTurn(
 ): void {
   const span = startRecordingSpan(tracer, SPAN_ROUTING_TURN, options, parent);
   if (span === undefined) return;
-  // Stryker disable next-line StringLiteral: unreachable — a reading is plain data and the redaction is guarded, so encoding never throws here.
-  const attrs = safeExecute('encoding the turn route', () =>
-    encodeTurnRoute(reading.turn, {
-      routerName: settings.routerName,
-      recordWitness: settings.recordWitness,
-      redactWitness: settings.redactWitness,
-      context: ids,
-      ...(reading.decider === undefined ? {} : { decider: reading.decider }),
-      ...(reading.droppedResume === undefined ? {} : { droppedResume: reading.droppedResume }),
-    }),
-  );
-  if (attrs !== undefined) {
-    attrs[ATTR_ROUTING_SOURCE] = ROUTING_SOURCE_TURN_ROUTED;
-    safeExecute('setting the turn attributes', () => span.setAttributes(attrs));
-  }
+  const route: Mutable<TurnRouteOptions> = {
+    routerName: settings.routerName,
+    recordWitness: settings.recordWitness,
+    redactWitness: settings.redactWitness,
+    context: ids,
+  };
+  if (reading.decider !== undefined) route.decider = reading.decider;
+  if (reading.droppedResume !== undefined) route.droppedResume = reading.droppedResume;
+  safeExecute('setting the turn attributes', () => {
+    const put: PutAttribute = (key, value) => span.setAttribute(key, value);
+    writeTurnRoute(put, reading.turn, route);
+    put(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
+  });
   runHook(settings, span, reading, SPAN_ROUTING_TURN);
   endQuietly(span, time);
 }

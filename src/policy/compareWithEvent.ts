@@ -6,6 +6,7 @@
  * (verdictThatHappened), and each disagreement with the rebuilt verdict is one plain line (compareWithEvent).
  * Neither side is "fixed". Pure.
  */
+import type { Mutable } from './readEventFields.js';
 import { numbersAgree } from './routingPolicy.js';
 import type { TurnRoutedReading } from './turnRoutedEvent.js';
 import type { IntentScore, Tier2Verdict, TurnRoute } from './types.js';
@@ -34,18 +35,28 @@ export function verdictThatHappened(
   rebuilt: Tier2Verdict,
   numbers: Numbers,
 ): Tier2Verdict {
-  if (turn.by === 'intent' && turn.to !== undefined) return { kind: 'move', to: turn.to, ...numbers };
-  if (turn.by === 'continuity' && decider === undefined) return { kind: 'stay', ...numbers };
-  if (menuFollowed(turn, decider)) {
-    if (rebuilt.kind === 'unmatched') return { kind: 'unmatched', ...numbers };
-    return {
-      kind: 'menu',
-      offered: turn.offered ?? (rebuilt.kind === 'menu' ? rebuilt.offered : []),
-      ...numbers,
-    };
+  // Literals with the numbers named, not spread: this runs once per routed turn.
+  const { ranked, decisive } = numbers;
+  let verdict: Tier2Verdict;
+  if (turn.by === 'intent' && turn.to !== undefined)
+    verdict = { kind: 'move', to: turn.to, ranked, decisive };
+  else if (turn.by === 'continuity' && decider === undefined) verdict = { kind: 'stay', ranked, decisive };
+  else if (menuFollowed(turn, decider)) {
+    verdict =
+      rebuilt.kind === 'unmatched'
+        ? { kind: 'unmatched', ranked, decisive }
+        : {
+            kind: 'menu',
+            offered: turn.offered ?? (rebuilt.kind === 'menu' ? rebuilt.offered : []),
+            ranked,
+            decisive,
+          };
+  } else {
+    // `intent` with no `to`: nothing says where it moved; keep the rebuilt kind, which the differences flag.
+    return { ...rebuilt, ...numbers } as Tier2Verdict;
   }
-  // `intent` with no `to`: nothing says where it moved; keep the rebuilt kind, which the differences flag.
-  return { ...rebuilt, ...numbers } as Tier2Verdict;
+  if (numbers.runnerUp !== undefined) (verdict as Mutable<Tier2Verdict>).runnerUp = numbers.runnerUp;
+  return verdict;
 }
 
 function list(ids: readonly string[] | undefined): string {

@@ -3,12 +3,12 @@
  *
  * The framework hands over unique ids, so the common case allocates nothing; garbage input with repeats is
  * judged by the last score of each id, found pairwise for a few candidates and through a reused hash table
- * past that. Pure (the table is a reused buffer, never read across calls).
+ * past that. Pure (the tables are reused buffers, never read across calls).
  */
 import type { IntentScore } from './types.js';
 
 /** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a hash table. */
-const PAIRWISE_DUPLICATE_MAX = 16;
+const PAIRWISE_DUPLICATE_MAX = 4;
 
 /**
  * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework
@@ -42,8 +42,12 @@ export function judgedScores(scores: readonly IntentScore[], sanitized: number[]
   return judged;
 }
 
-/** Reused open-addressing table of candidate indexes (-1 = empty): no allocation per call once grown. */
+/**
+ * Reused open-addressing table of candidate indexes (-1 = empty), with each slot's full hash beside it so that
+ * a probe compares two numbers before it compares two ids: no allocation per call once grown.
+ */
 let idTable = new Int32Array(256);
+let hashTable = new Int32Array(256);
 
 /**
  * For each entry, the index of its id's last occurrence; undefined when every id is unique. A linear-probing
@@ -53,24 +57,32 @@ let idTable = new Int32Array(256);
 function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
   const n = scores.length;
   let size = 16;
-  // Stryker disable next-line EqualityOperator: equivalent — a larger table only probes less.
-  while (size < 2 * n) size *= 2;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new table only costs an allocation.
-  if (idTable.length < size) idTable = new Int32Array(size);
+  // At most a quarter full: most probes end at their first slot.
+  // Stryker disable next-line EqualityOperator,ArithmeticOperator: equivalent — another size only probes more or less.
+  while (size < 4 * n) size *= 2;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent — new tables only cost an allocation.
+  if (idTable.length < size) {
+    idTable = new Int32Array(size);
+    hashTable = new Int32Array(size);
+  }
   const table = idTable;
+  const hashes = hashTable;
   const mask = size - 1;
   table.fill(-1, 0, size);
   let lastAt: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const id = scores[i]!.id;
-    let h = hashId(id) & mask;
+    const hash = hashId(id);
+    let h = hash & mask;
     for (;;) {
       const j = table[h]!;
       if (j === -1) {
         table[h] = i;
+        hashes[h] = hash;
         break;
       }
-      if (scores[j]!.id === id) {
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent — the hash test only spares comparing ids that differ.
+      if (hashes[h] === hash && scores[j]!.id === id) {
         // A repeat: every earlier entry of this id now points at this, its latest occurrence.
         lastAt ??= identityIndexes(n);
         // Stryker disable next-line EqualityOperator: equivalent — lastAt[i] is still i, never j.
@@ -94,15 +106,17 @@ function identityIndexes(n: number): Int32Array {
 }
 
 /**
- * A cheap hash of an id: its length and its last four UTF-16 code units (ids of one graph tend to differ at the
- * end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
+ * A cheap hash of an id: its length, its last two UTF-16 code units and its first (ids of one graph tend to
+ * differ at the end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
  */
 // Stryker disable all: any hash is correct — it only picks where probing starts, `===` decides identity.
 function hashId(id: unknown): number {
   const text = typeof id === 'string' ? id : String(id);
   const n = text.length;
   let h = Math.imul(n, 0x9e3779b1);
-  for (let i = n > 4 ? n - 4 : 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
+  if (n > 0) h = Math.imul(h ^ text.charCodeAt(n - 1), 0x01000193);
+  if (n > 1) h = Math.imul(h ^ text.charCodeAt(n - 2), 0x01000193);
+  if (n > 2) h = Math.imul(h ^ text.charCodeAt(0), 0x01000193);
+  return h ^ (h >>> 15);
 }
 // Stryker restore all

@@ -112,7 +112,7 @@ export function decideTier2(
   policy: RoutingPolicy,
   scorer: ScorerTraits = {},
 ): Tier2Verdict {
-  return judgeTier2(scores, incumbentId, policy, scorer, true);
+  return judgeTier2(scores, incumbentId, policy, scorer, true, undefined, sanitizeScores(scores));
 }
 
 /** agentfootprint 9.62's verdict: the contract's, less the incumbent-at/below-floor clause. Pure. */
@@ -122,7 +122,7 @@ function decideTier2As962(
   policy: RoutingPolicy,
   scorer: ScorerTraits = {},
 ): Tier2Verdict {
-  return judgeTier2(scores, incumbentId, policy, scorer, false);
+  return judgeTier2(scores, incumbentId, policy, scorer, false, undefined, sanitizeScores(scores));
 }
 
 const SEMANTICS_OF = new WeakMap<DecideTier2, PolicySemantics>([
@@ -148,41 +148,76 @@ export function policySemanticsOf(decide: unknown): PolicySemantics | undefined 
   return typeof decide === 'function' ? SEMANTICS_OF.get(decide as DecideTier2) : undefined;
 }
 
+/**
+ * The verdict of one behaviour on `scores` with `ranking` standing as its `ranked` list: kind, `to`, `offered`,
+ * `runnerUp` and `decisive` are exactly what `createDecideTier2(semantics)` gives; only the ranking (and so the
+ * shares) is the caller's. For a reader that records another ranking — an event's own — and needs only the
+ * decision: it spares the softmax and one object per candidate. `sanitized` is `scores`' sanitized scores
+ * when the caller made them while reading (one pass over the candidates instead of two). Pure.
+ */
+export function judgeKeepingRanking(
+  semantics: PolicySemantics,
+  scores: readonly IntentScore[],
+  incumbentId: string | undefined,
+  policy: RoutingPolicy,
+  scorer: ScorerTraits,
+  ranking: RankedIntentScore[],
+  sanitized?: number[],
+): Tier2Verdict {
+  return judgeTier2(
+    scores,
+    incumbentId,
+    policy,
+    scorer,
+    semantics === 'contract',
+    ranking,
+    sanitized ?? sanitizeScores(scores),
+  );
+}
+
+/** Each candidate's sanitized score, in input order. */
+function sanitizeScores(scores: readonly IntentScore[]): number[] {
+  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
+  const sanitized: number[] = [];
+  for (let i = 0; i < scores.length; i++) sanitized.push(sanitizeScore(scores[i]!.score));
+  return sanitized;
+}
+
 function judgeTier2(
   scores: readonly IntentScore[],
   incumbentId: string | undefined,
   policy: RoutingPolicy,
   scorer: ScorerTraits,
   incumbentClause: boolean,
+  ranking: RankedIntentScore[] | undefined,
+  sanitized: number[],
 ): Tier2Verdict {
   const n = scores.length;
-  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
-  const sanitized: number[] = [];
-  for (let i = 0; i < n; i++) sanitized.push(sanitizeScore(scores[i]!.score));
-  const relevance = softmaxRelevance(sanitized);
   // Stable: equal sanitized scores keep input order, so the earlier candidate wins.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — both sorts give the same order; only speed differs.
   const order = n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
   const floor = effectiveFloor(policy, scorer);
   const judged = judgedScores(scores, sanitized);
-  const ranked: RankedIntentScore[] = [];
-  const alive: number[] = [];
+  const ranked = ranking ?? rankedWithShares(scores, sanitized, order);
+  // The verdict reads the first two alive candidates in rank order (and a menu the next few): the walk stops
+  // there instead of listing every alive candidate of a long list.
+  let top = -1;
+  let second = -1;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    const c = scores[i]!;
-    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
-    if (isAlive(judged[i]!, floor)) alive.push(i);
+    if (!isAlive(judged[i]!, floor)) continue;
+    if (top !== -1) {
+      second = i;
+      break;
+    }
+    top = i;
   }
-  if (alive.length === 0) return { kind: 'unmatched', ranked, decisive: false };
+  if (top === -1) return { kind: 'unmatched', ranked, decisive: false };
 
-  const top = alive[0]!;
   const topScore = judged[top]!;
   const topId = scores[top]!.id;
-  const second = alive[1];
   const runnerUp =
-    second === undefined
-      ? undefined
-      : { id: scores[second]!.id, gap: pairwiseGap(topScore, judged[second]!) };
+    second === -1 ? undefined : { id: scores[second]!.id, gap: pairwiseGap(topScore, judged[second]!) };
   const decisive =
     scorer.categorical === true || runnerUp === undefined || runnerUp.gap >= policy.nearTieMargin;
 
@@ -199,12 +234,30 @@ function judgeTier2(
   }
   const cap = Math.max(2, policy.menuSize);
   const offered: string[] = [];
-  for (const i of alive) {
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    if (!isAlive(judged[i]!, floor)) continue;
     // The menu may never hold more than `cap`: a fractional cap keeps its whole part, a NaN cap keeps nothing.
     if (!(offered.length + 1 <= cap)) break;
     if (pairwiseGap(topScore, judged[i]!) < policy.nearTieMargin) offered.push(scores[i]!.id);
   }
   return verdictOf({ kind: 'menu', offered, ranked, decisive }, runnerUp);
+}
+
+/** The candidates in rank order, each with its softmax share. */
+function rankedWithShares(
+  scores: readonly IntentScore[],
+  sanitized: readonly number[],
+  order: ArrayLike<number>,
+): RankedIntentScore[] {
+  const relevance = softmaxRelevance(sanitized);
+  const ranked: RankedIntentScore[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const c = scores[i]!;
+    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
+  }
+  return ranked;
 }
 
 /**
@@ -225,16 +278,19 @@ function verdictOf(
  */
 const INSERTION_SORT_MAX = 128;
 
+/** Reused sort keys of rankByInsertion, which calls no user code while it holds them: no allocation per call. */
+let sortKeys = new Float64Array(256);
+
 /** Indices by sanitized score, highest first, ties in input order (insertion is stable: `<` never passes an equal). */
 function rankByInsertion(sanitized: readonly number[]): number[] {
-  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first entry is overwritten before it is read, the extra last one is never read.
+  const n = sanitized.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new buffer only costs an allocation.
+  if (sortKeys.length < n) sortKeys = new Float64Array(n);
+  const keys = sortKeys;
   const order: number[] = [];
-  // Stryker disable next-line ArrayDeclaration: equivalent — the stray first key is overwritten before it is compared.
-  const keys: number[] = [];
-  for (let i = 0; i < sanitized.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = sanitized[i]!;
     order.push(i);
-    keys.push(v);
     let j = i;
     while (j > 0 && keys[j - 1]! < v) {
       keys[j] = keys[j - 1]!;

@@ -10,13 +10,25 @@
  * instrument/ and the event-log reader in trace/ both read events through here, so a decision is the same
  * whichever way it reached routescope. Pure.
  */
+import {
+  describe,
+  isObject,
+  type Json,
+  type Mutable,
+  numberOrNull,
+  optionalNumber,
+  optionalString,
+  readDecider,
+  readDroppedResume,
+  readMeta,
+  readTurn,
+} from './readEventFields.js';
 import { compareWithEvent, verdictThatHappened, type Numbers } from './compareWithEvent.js';
-import { createDecideTier2 } from './routingPolicy.js';
+import { createDecideTier2, judgeKeepingRanking, sanitizeScore } from './routingPolicy.js';
 import type {
   IntentScore,
   PolicySemantics,
   RankedIntentScore,
-  RouteWitness,
   RoutingPolicy,
   ScorerTraits,
   Tier2Verdict,
@@ -116,6 +128,27 @@ export function readTurnRoutedEvent(
   event: unknown,
   options: ReadTurnRoutedOptions,
 ): TurnRoutedReading | TurnRoutedInvalid {
+  return readEvent(event, options, false);
+}
+
+/**
+ * The same reading, except that `decision.rebuilt.ranked` is the event's own ranking rather than one rebuilt
+ * with fresh shares; every decision field of `rebuilt` (kind, to, offered, runner-up, decisive) is exactly
+ * `readTurnRoutedEvent`'s. For a recorder that writes the event's numbers and compares only the decision: it
+ * spares a softmax and one object per candidate on every routed turn.
+ */
+export function readTurnRoutedEventForRecording(
+  event: unknown,
+  options: ReadTurnRoutedOptions,
+): TurnRoutedReading | TurnRoutedInvalid {
+  return readEvent(event, options, true);
+}
+
+function readEvent(
+  event: unknown,
+  options: ReadTurnRoutedOptions,
+  keepRanking: boolean,
+): TurnRoutedReading | TurnRoutedInvalid {
   if (!isTurnRoutedEvent(event)) return { kind: 'invalid', reason: `not a ${TURN_ROUTED_EVENT_TYPE} event` };
   const payload = (event as { payload?: unknown }).payload;
   if (!isObject(payload)) return { kind: 'invalid', reason: 'the event has no payload object' };
@@ -128,15 +161,15 @@ export function readTurnRoutedEvent(
   }
   const problems: string[] = [];
   const turn = readTurn(payload, by as TurnRouteBy, problems);
-  const scorer = optionalString(payload, 'scorer', problems);
-  const window = optionalNumber(payload, 'window', problems);
+  const scorer = optionalString(payload.scorer, 'payload.scorer', problems);
+  const window = optionalNumber(payload.window, 'payload.window', problems);
   const decider = readDecider(payload.decider, problems);
   const droppedResume = readDroppedResume(payload.droppedResume, problems);
   const meta = readMeta((event as { meta?: unknown }).meta, problems);
   const decision =
     payload.scores === undefined
       ? undefined
-      : readDecision(payload, turn, decider, scorer, options, problems);
+      : readDecision(payload, turn, decider, scorer, options, keepRanking, problems);
   // Built key by key, not by conditional spreads: this runs once per routed turn inside the host's event loop.
   const reading: Mutable<TurnRoutedReading> = { kind: 'turn_routed', turn, meta, problems };
   if (decider !== undefined) reading.decider = decider;
@@ -145,129 +178,6 @@ export function readTurnRoutedEvent(
   if (window !== undefined) reading.window = window;
   if (decision !== undefined) reading.decision = decision;
   return reading;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'missing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `"${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
-  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
-}
-
-function optionalString(o: Json, key: string, problems: string[], where = 'payload'): string | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  if (typeof v === 'string') return v;
-  problems.push(`${where}.${key} is ${describe(v)}, not a string: left out`);
-  return undefined;
-}
-
-function optionalNumber(o: Json, key: string, problems: string[], where = 'payload'): number | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  if (typeof v === 'number') return v;
-  problems.push(`${where}.${key} is ${describe(v)}, not a number: left out`);
-  return undefined;
-}
-
-/** A number the framework wrote: `null` is what JSON made of NaN or ±Infinity, so it reads as NaN. */
-function numberOrNull(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  return v === null ? NaN : undefined;
-}
-
-function readStrings(v: unknown, what: string, problems: string[]): string[] | undefined {
-  if (v === undefined) return undefined;
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.slice() as string[];
-  problems.push(`${what} is ${describe(v)}, not a list of skill ids: left out`);
-  return undefined;
-}
-
-function readTurn(payload: Json, by: TurnRouteBy, problems: string[]): TurnRoute {
-  const from = optionalString(payload, 'from', problems);
-  const to = optionalString(payload, 'to', problems);
-  const offered = readStrings(payload.offered, 'payload.offered', problems);
-  let stayOffered: boolean | undefined;
-  if (typeof payload.stayOffered === 'boolean') stayOffered = payload.stayOffered;
-  else if (payload.stayOffered !== undefined)
-    problems.push(`payload.stayOffered is ${describe(payload.stayOffered)}: left out`);
-  const witness = readWitness(payload.witness, problems);
-  const turn: Mutable<TurnRoute> = { by };
-  if (from !== undefined) turn.from = from;
-  if (to !== undefined) turn.to = to;
-  if (offered !== undefined) turn.offered = offered;
-  if (stayOffered !== undefined) turn.stayOffered = stayOffered;
-  if (witness !== undefined) turn.witness = witness;
-  return turn;
-}
-
-function readWitness(v: unknown, problems: string[]): RouteWitness | undefined {
-  if (v === undefined) return undefined;
-  if (!isObject(v) || typeof v.text !== 'string') {
-    problems.push(`payload.witness is ${describe(v)}, not {text, keyword?}: left out`);
-    return undefined;
-  }
-  const keyword = optionalString(v, 'keyword', problems, 'payload.witness');
-  return keyword === undefined ? { text: v.text } : { text: v.text, keyword };
-}
-
-function readDecider(v: unknown, problems: string[]): TurnRoutedReading['decider'] {
-  if (v === undefined) return undefined;
-  if (!isObject(v) || typeof v.provider !== 'string') {
-    problems.push(`payload.decider is ${describe(v)}, not {provider, model?, picked?}: left out`);
-    return undefined;
-  }
-  const model = optionalString(v, 'model', problems, 'payload.decider');
-  const picked = optionalString(v, 'picked', problems, 'payload.decider');
-  const decider: { provider: string; model?: string; picked?: string } = { provider: v.provider };
-  if (model !== undefined) decider.model = model;
-  if (picked !== undefined) decider.picked = picked;
-  return decider;
-}
-
-function readDroppedResume(v: unknown, problems: string[]): TurnRoutedReading['droppedResume'] {
-  if (v === undefined) return undefined;
-  if (!isObject(v)) {
-    problems.push(`payload.droppedResume is ${describe(v)}, not {id, reason}: left out`);
-    return undefined;
-  }
-  const id = optionalString(v, 'id', problems, 'payload.droppedResume');
-  const reason = optionalString(v, 'reason', problems, 'payload.droppedResume');
-  const dropped: { id?: string; reason?: string } = {};
-  if (id !== undefined) dropped.id = id;
-  if (reason !== undefined) dropped.reason = reason;
-  return dropped;
-}
-
-function readMeta(v: unknown, problems: string[]): TurnRoutedMeta {
-  if (v === undefined) return {};
-  if (!isObject(v)) {
-    problems.push(`meta is ${describe(v)}, not an object: left out`);
-    return {};
-  }
-  const runId = optionalString(v, 'runId', problems, 'meta');
-  const sessionId = optionalString(v, 'sessionId', problems, 'meta');
-  const traceId = optionalString(v, 'traceId', problems, 'meta');
-  let wallClockMs = optionalNumber(v, 'wallClockMs', problems, 'meta');
-  if (wallClockMs !== undefined && !Number.isFinite(wallClockMs)) {
-    problems.push(`meta.wallClockMs is ${wallClockMs}: left out`);
-    wallClockMs = undefined;
-  }
-  const meta: Mutable<TurnRoutedMeta> = {};
-  if (runId !== undefined) meta.runId = runId;
-  if (sessionId !== undefined) meta.sessionId = sessionId;
-  if (wallClockMs !== undefined) meta.wallClockMs = wallClockMs;
-  if (traceId !== undefined) meta.traceId = traceId;
-  return meta;
 }
 
 function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
@@ -292,11 +202,17 @@ function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
 interface EventScores {
   /** The candidates as the event ranks them, each with its share (NaN where JSON wrote `null`). */
   readonly ranked: RankedIntentScore[];
+  /** Their sanitized scores, made in the same pass (what the policy ranks and judges by). */
+  readonly sanitized: number[];
   /** Indexes of entries that carried no share at all (a hand-built event); usually none. */
   readonly unshared: number[] | undefined;
 }
 
-function readScores(v: unknown, max: number, problems: string[]): EventScores | undefined {
+/**
+ * The event's candidates, narrowed. With `reuse`, an entry that already is `{id: string, score: number,
+ * relevance: number}` is used as it is rather than copied (nothing downstream of a recording writes to it).
+ */
+function readScores(v: unknown, max: number, reuse: boolean, problems: string[]): EventScores | undefined {
   if (!Array.isArray(v)) {
     problems.push(`payload.scores is ${describe(v)}, not a list: the scores are not judged`);
     return undefined;
@@ -310,21 +226,29 @@ function readScores(v: unknown, max: number, problems: string[]): EventScores | 
   // One object per candidate serves as both the judged score and the recorded rank (a RankedIntentScore is an
   // IntentScore): this runs inside the host's event loop on every routed turn.
   const ranked = new Array<RankedIntentScore>(v.length);
+  const sanitized: number[] = [];
   let unshared: number[] | undefined;
   for (let i = 0; i < v.length; i++) {
     const c: unknown = v[i];
-    const score = isObject(c) ? numberOrNull(c.score) : undefined;
-    if (!isObject(c) || typeof c.id !== 'string' || score === undefined) {
+    const score = isObject(c) && typeof c.id === 'string' ? numberOrNull(c.score) : undefined;
+    if (score === undefined) {
       problems.push(
         `payload.scores[${i}] is ${describe(c)}, not {id, score, relevance}: the scores are not judged`,
       );
       return undefined;
     }
-    const relevance = numberOrNull(c.relevance);
+    const entry = c as Json & { id: string };
+    const share = entry.relevance;
+    const relevance = numberOrNull(share);
     if (relevance === undefined) (unshared ??= []).push(i);
-    ranked[i] = { id: c.id, score, relevance: relevance ?? NaN };
+    // Already two numbers (no `null` read as NaN, no share missing): the entry is its own reading.
+    ranked[i] =
+      reuse && typeof entry.score === 'number' && typeof share === 'number'
+        ? (entry as unknown as RankedIntentScore)
+        : { id: entry.id, score, relevance: relevance ?? NaN };
+    sanitized.push(sanitizeScore(score));
   }
-  return { ranked, unshared };
+  return { ranked, sanitized, unshared };
 }
 
 function readRunnerUp(v: unknown, problems: string[]): { id: string; gap: number } | undefined {
@@ -343,6 +267,7 @@ function readDecision(
   decider: TurnRoutedReading['decider'],
   scorer: string | undefined,
   options: ReadTurnRoutedOptions,
+  keepRanking: boolean,
   problems: string[],
 ): TurnRoutedDecision | undefined {
   if (turn.by === 'entry') {
@@ -351,13 +276,25 @@ function readDecision(
     );
     return undefined;
   }
-  const read = readScores(payload.scores, options.maxJudgedCandidates, problems);
+  const read = readScores(payload.scores, options.maxJudgedCandidates, keepRanking, problems);
   if (read === undefined) return undefined;
   const policy = readPolicy(payload.policy, problems);
   if (policy === undefined) return undefined;
   const scorerTraits: ScorerTraits =
     scorer !== undefined && options.categoricalScorers.includes(scorer) ? { categorical: true } : {};
-  const rebuilt = createDecideTier2(options.semantics)(read.ranked, turn.from, policy, scorerTraits);
+  // A share missing from the event is taken from a rebuilt ranking, so only then is one built when not asked.
+  const rebuilt =
+    keepRanking && read.unshared === undefined
+      ? judgeKeepingRanking(
+          options.semantics,
+          read.ranked,
+          turn.from,
+          policy,
+          scorerTraits,
+          read.ranked,
+          read.sanitized,
+        )
+      : createDecideTier2(options.semantics)(read.ranked, turn.from, policy, scorerTraits);
   const runnerUp = readRunnerUp(payload.runnerUp, problems);
   let decisive: boolean;
   if (typeof payload.decisive === 'boolean') decisive = payload.decisive;

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDecideTier2, decideTier2 } from '../../src/policy/routingPolicy.js';
+import { createDecideTier2, decideTier2, judgeKeepingRanking } from '../../src/policy/routingPolicy.js';
 import type {
   DecideTier2,
   IntentScore,
@@ -90,6 +90,42 @@ describe.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
     // Asked for inside each law, so a broken factory fails the laws rather than the file's collection.
     const decideAs: DecideTier2 = (...args) => createDecideTier2(semantics)(...args);
     const decide = (c: Call): Tier2Verdict => decideAs(c.scores, c.incumbent, c.policy, c.scorer);
+
+    it('judgeKeepingRanking decides exactly as the behaviour does and keeps the ranking it is given', () => {
+      // Long lists of few ids reach the hash-table duplicate search as well as the pairwise one.
+      const longDuplicated = fc.array(
+        fc.record({ id: fc.constantFrom(...'abcdefghijklmnopqrst'.split('')), score: scoreArb }),
+        { minLength: 17, maxLength: 90 },
+      );
+      const anyCall = fc.oneof(
+        callArb,
+        fc.record({
+          scores: longDuplicated,
+          incumbent: fc.option(idArb, { nil: undefined }),
+          policy: policyArb,
+          scorer: scorerArb,
+        }),
+      );
+      fc.assert(
+        fc.property(anyCall, fc.boolean(), (c, presanitized) => {
+          const full = decide(c);
+          const ranking = c.scores.map((x) => ({ id: x.id, score: x.score, relevance: 0.5 }));
+          const sanitized = presanitized ? c.scores.map((x) => sane(x.score)) : undefined;
+          const kept = judgeKeepingRanking(
+            semantics,
+            c.scores,
+            c.incumbent,
+            c.policy,
+            c.scorer ?? {},
+            ranking,
+            sanitized,
+          );
+          expect(kept.ranked).toBe(ranking);
+          expect({ ...kept, ranked: full.ranked }).toStrictEqual(full);
+        }),
+        RUNS,
+      );
+    });
 
     it('relevance shares sum to 1 (within 1e-9), each in [0, 1]', () => {
       fc.assert(

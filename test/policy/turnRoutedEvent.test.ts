@@ -3,15 +3,19 @@
  * per `it` for what a damaged or hand-built event reads as.
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_CATEGORICAL_SCORERS,
   DEFAULT_MAX_JUDGED_CANDIDATES,
   readTurnRoutedEvent,
+  readTurnRoutedEventForRecording,
   type ReadTurnRoutedOptions,
+  type TurnRoutedInvalid,
   type TurnRoutedReading,
 } from '../../src/policy/turnRoutedEvent.js';
-import type { PolicySemantics } from '../../src/policy/types.js';
+import type { PolicySemantics, RankedIntentScore } from '../../src/policy/types.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
 const events: unknown[] = readFileSync(new URL('turn_routed.jsonl', FIXTURES), 'utf8')
@@ -90,5 +94,88 @@ describe('the real capture of agentfootprint 9.62 (turn_routed.jsonl, scenarios.
       sessionId: 'sess-C01',
       wallClockMs: 1796283797308,
     });
+  });
+});
+
+describe('readTurnRoutedEventForRecording: the same reading, the event keeping its own ranking', () => {
+  /** A reading with the rebuilt ranking taken out and each candidate as plain {id, score, relevance}. */
+  const comparable = (r: TurnRoutedReading | TurnRoutedInvalid): unknown => {
+    if (r.kind !== 'turn_routed' || r.decision === undefined) return r;
+    const plain = (xs: readonly RankedIntentScore[]) =>
+      xs.map(({ id, score, relevance }) => ({ id, score, relevance }));
+    const { happened, rebuilt } = r.decision;
+    return {
+      ...r,
+      decision: {
+        ...r.decision,
+        scores: plain(r.decision.scores as RankedIntentScore[]),
+        happened: { ...happened, ranked: plain(happened.ranked) },
+        rebuilt: { ...rebuilt, ranked: 'left out' },
+      },
+    };
+  };
+  const both = (event: unknown, semantics: PolicySemantics) => ({
+    full: readTurnRoutedEvent(event, options(semantics)),
+    recording: readTurnRoutedEventForRecording(event, options(semantics)),
+  });
+
+  it.each<PolicySemantics>(['contract', 'agentfootprint-9.62'])(
+    'every captured event (%s): every field equal but the rebuilt ranking, which is the event’s own',
+    (semantics) => {
+      let decisions = 0;
+      for (const e of events) {
+        const { full, recording } = both(e, semantics);
+        expect(comparable(recording)).toStrictEqual(comparable(full));
+        if (recording.kind === 'turn_routed' && recording.decision !== undefined) {
+          decisions++;
+          expect(recording.decision.rebuilt.ranked).toBe(recording.decision.scores);
+        }
+      }
+      expect(decisions).toBe(34);
+    },
+  );
+
+  it('an entry without a share takes the rebuilt one, as the public reading does', () => {
+    const e = structuredClone(events.find((x) => read(x).decision !== undefined)) as {
+      payload: { scores: Record<string, unknown>[] };
+    };
+    delete e.payload.scores[0]!.relevance;
+    const { full, recording } = both(e, 'agentfootprint-9.62');
+    expect(comparable(recording)).toStrictEqual(comparable(full));
+    expect((recording as TurnRoutedReading).decision!.scores[0]).toStrictEqual(
+      (full as TurnRoutedReading).decision!.scores[0],
+    );
+  });
+
+  it('property: on damaged and random events the two readings agree but for the rebuilt ranking (seed printed on failure)', () => {
+    const damaged = fc
+      .tuple(
+        fc.constantFrom(...events),
+        fc.constantFrom('scores', 'policy', 'runnerUp', 'by', 'offered', 'from', 'decisive', 'scorer'),
+        fc.oneof(
+          fc.anything(),
+          fc.array(
+            fc.record({
+              id: fc.constantFrom('a', 'b', 'c'),
+              score: fc.oneof(fc.double(), fc.constant(null)),
+              relevance: fc.oneof(fc.double(), fc.constant(null)),
+            }),
+            { maxLength: 24 },
+          ),
+        ),
+        fc.constantFrom<PolicySemantics>('contract', 'agentfootprint-9.62'),
+      )
+      .map(([e, key, value, semantics]) => {
+        const copy = structuredClone(e) as { payload: Record<string, unknown> };
+        copy.payload[key] = value;
+        return [copy, semantics] as const;
+      });
+    fc.assert(
+      fc.property(damaged, ([event, semantics]) => {
+        const { full, recording } = both(event, semantics);
+        expect(comparable(recording)).toStrictEqual(comparable(full));
+      }),
+      { numRuns: propertyRuns(400) },
+    );
   });
 });
