@@ -2,20 +2,20 @@
  * emitReport — pick the formatter at the very end and write the report to stdout.
  *
  * The analysis is done before this is called and never depends on the format; a command hands over a
- * presenter with one method per format it supports (`html` is optional: a command without it refuses
- * `--format html` with a usage error). No I/O beyond the injected stdout.
+ * presenter: the JSON object (the documented contract) and the one report document that text, Markdown and
+ * HTML render. The HTML renderer is loaded on demand: only `--format html` pays for its import. No I/O
+ * beyond the injected stdout.
  */
 import type { CommandContext } from './cliCommand.js';
 import type { ReportDocument } from './format/document.js';
 import { formatJson } from './format/formatJson.js';
 import { renderMarkdown } from './format/renderMarkdown.js';
 import { renderText } from './format/renderText.js';
-import { UsageError } from './usageError.js';
 
 /** The output formats `--format` accepts. */
-export const OUTPUT_FORMATS = ['text', 'json', 'markdown'] as const;
+export const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 /** One output format. */
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number] | 'html';
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The version of every `--format json` document (docs/json-output.md). */
 export const JSON_SCHEMA_VERSION = 1;
@@ -24,8 +24,6 @@ export const JSON_SCHEMA_VERSION = 1;
 export interface ReportPresenter {
   json(schemaVersion: number): unknown;
   document(): ReportDocument;
-  /** May load its renderer on demand: only `--format html` runs it, so no other run pays for its import. */
-  html?(): string | Promise<string>;
 }
 
 /** Render the report in the chosen format and write it to stdout. */
@@ -44,9 +42,7 @@ export async function renderReport(
     case 'markdown':
       return renderMarkdown(presenter.document());
     case 'html':
-      if (presenter.html === undefined)
-        throw new UsageError('this command has no HTML report; use --format text, json or markdown');
-      return await presenter.html();
+      return (await import('./html/renderHtml.js')).renderHtml(presenter.document());
     case 'text':
       return renderText(presenter.document(), { color: ctx.color });
   }

@@ -39,7 +39,7 @@ export const COMMANDS: readonly CliCommand[] = [
 ];
 
 /** The formats `--format` offers; a command may add its own renderer for `html`. */
-export const FORMAT_CHOICES: readonly OutputFormat[] = [...OUTPUT_FORMATS, 'html'];
+export const FORMAT_CHOICES: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 /** Run the CLI on `argv` (without node and the script) and give the exit code. */
 export async function runCli(

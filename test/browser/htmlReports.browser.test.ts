@@ -13,7 +13,16 @@ import { launchChromium } from '../helpers/chromium.js';
 import { createPageWorkspace, HOSTILE, type PageName, type PageWorkspace } from './reportPages.js';
 
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const PAGES: readonly PageName[] = ['analyze', 'explain', 'replay', 'tune', 'flapping', 'explain-hostile'];
+const PAGES: readonly PageName[] = [
+  'analyze',
+  'hotspots',
+  'floorless',
+  'explain',
+  'replay',
+  'tune',
+  'flapping',
+  'explain-hostile',
+];
 
 let ws: PageWorkspace;
 let context: BrowserContext;

@@ -27,7 +27,8 @@ export const HOSTILE = {
 } as const;
 
 /** The pages a workspace renders, by name. */
-export type PageName = 'analyze' | 'explain' | 'replay' | 'tune' | 'flapping' | 'explain-hostile';
+export type PageName =
+  'analyze' | 'hotspots' | 'floorless' | 'explain' | 'replay' | 'tune' | 'flapping' | 'explain-hostile';
 
 export interface PageWorkspace {
   readonly dir: string;
@@ -122,6 +123,8 @@ export async function createPageWorkspace(): Promise<PageWorkspace> {
   const explainId = demo.explainConversationId ?? 'none';
   const argv: Record<PageName, string[]> = {
     analyze: ['analyze', demoFile, hostileFile],
+    hotspots: ['hotspots', demoFile, hostileFile],
+    floorless: ['floorless', demoFile, hostileFile],
     explain: ['explain', explainId, demoFile],
     'explain-hostile': ['explain', HOSTILE.conversation, hostileFile],
     replay: ['replay', demoFile, hostileFile, '--margin', '0.25', '--list', '20'],

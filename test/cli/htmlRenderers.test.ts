@@ -6,10 +6,12 @@ import { explainDecisions } from '../../src/analyze/explainDecisions.js';
 import { findFlapping } from '../../src/analyze/flapping.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { tuneMargins } from '../../src/analyze/tune.js';
-import { nearTieZone, renderExplainHtml } from '../../src/cli/html/renderExplainHtml.js';
-import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
-import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
-import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
+import { nearTieZone } from '../../src/cli/format/decisionChart.js';
+import { explainToDocument } from '../../src/cli/format/presentExplain.js';
+import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
+import { renderHtml } from '../../src/cli/html/renderHtml.js';
+import { replayToDocument } from '../../src/cli/format/presentReplay.js';
+import { tuneToDocument } from '../../src/cli/format/presentTune.js';
 import { pairwiseGap } from '../../src/policy/routingPolicy.js';
 import type { DecisionRecord } from '../../src/record/types.js';
 import { generateWorkload, recordOf } from '../analyze/replayRecords.js';
@@ -56,11 +58,12 @@ describe('explain page', () => {
       recordOf([s('billing', 0.9), s('refunds', 0.1)], 'billing', P, { floor: 0 }, conv),
     ];
     const report = explainDecisions(recs, 'c-1');
-    const html = renderExplainHtml(report, undefined, (id) =>
+    const linkFor = (id: string) =>
       id === recs[0]!.traceId
         ? { jaeger: 'http://jaeger.invalid/trace/x' }
-        : { jaeger: 'javascript:alert(1)' },
-    );
+        : { jaeger: 'javascript:alert(1)' };
+    const links = Object.fromEntries(report.traceIds.map((id) => [id, linkFor(id)]));
+    const html = renderHtml(explainToDocument({ report, links }));
     const charts = html.match(/<svg class="chart" data-chart="ranked"[^]*?<\/svg>/g)!;
     expect(charts).toHaveLength(2);
     for (const c of charts) {
@@ -79,7 +82,7 @@ describe('replay page', () => {
   it('draws the flip matrix with one mark per non-empty cell and says when the audit fails', () => {
     const recs = generateWorkload(200, 4);
     const report = replayDecisions(recs, { thresholds: { nearTieMargin: 0.3 }, listLimit: 5 });
-    const html = renderReplayHtml(report, digestForCharts(recs));
+    const html = renderHtml(replayToDocument({ report, digest: digestForCharts(recs) }));
     const matrix = /<svg class="chart" data-chart="heatmap"[^]*?<\/svg>/.exec(html)![0];
     const nonEmpty = Object.values(report.flips).flatMap((row) => Object.values(row).filter((n) => n > 0));
     expect(marks(matrix)).toBe(nonEmpty.length);
@@ -87,7 +90,7 @@ describe('replay page', () => {
     expect(html).toMatch(/every one of 200 decisions reproduces/);
 
     const tampered: DecisionRecord = { ...recs[0]!, verdict: recs[0]!.verdict === 'move' ? 'stay' : 'move' };
-    const bad = renderReplayHtml(replayDecisions([tampered, ...recs.slice(1)]));
+    const bad = renderHtml(replayToDocument({ report: replayDecisions([tampered, ...recs.slice(1)]) }));
     expect(bad).toMatch(/do NOT reproduce their recorded verdict/);
   });
 });
@@ -96,7 +99,7 @@ describe('tune page', () => {
   it('shows the caveat, marks the recommendation on the curve and highlights it in the table', () => {
     const recs = generateWorkload(300, 8);
     const report = tuneMargins(recs, { targetMenuRate: 0.05 });
-    const html = renderTuneHtml(report, digestForCharts(recs));
+    const html = renderHtml(tuneToDocument({ report, digest: digestForCharts(recs) }));
     expect(html).toContain('rates, not accuracy');
     const m = report.recommendation!.margin;
     expect(html).toContain(`recommended: ${m}`);
@@ -111,10 +114,10 @@ describe('flapping page', () => {
     const a = recordOf([s('A', 0.9), s('B', 0.1)], undefined, P, {}, conv('c1'));
     const b = recordOf([s('B', 0.9), s('A', 0.1)], 'A', P, {}, conv('c1'));
     const c = recordOf([s('A', 0.9), s('B', 0.1)], 'B', P, {}, conv('c1'));
-    const html = renderFlappingHtml(findFlapping([a, b, c]));
+    const html = renderHtml(flappingToDocument({ report: findFlapping([a, b, c]) }));
     expect(html).toContain('A ↔ B');
     expect(html).toContain('A → B → A (turns 2–3)');
-    const quiet = renderFlappingHtml(findFlapping([a]));
+    const quiet = renderHtml(flappingToDocument({ report: findFlapping([a]) }));
     expect(quiet).toContain('no data');
   });
 });

@@ -8,10 +8,11 @@ import { createHotspotAnalysis } from '../../src/analyze/findNearTieHotspots.js'
 import { createReplayAnalysis } from '../../src/analyze/replay.js';
 import { createSummaryAnalysis } from '../../src/analyze/summarizeDecisions.js';
 import { createTuneAnalysis } from '../../src/analyze/tune.js';
-import { renderAnalyzeHtml } from '../../src/cli/html/renderAnalyzeHtml.js';
-import { renderFlappingHtml } from '../../src/cli/html/renderFlappingHtml.js';
-import { renderReplayHtml } from '../../src/cli/html/renderReplayHtml.js';
-import { renderTuneHtml } from '../../src/cli/html/renderTuneHtml.js';
+import { analyzeToDocument } from '../../src/cli/format/presentAnalyze.js';
+import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
+import { renderHtml } from '../../src/cli/html/renderHtml.js';
+import { replayToDocument } from '../../src/cli/format/presentReplay.js';
+import { tuneToDocument } from '../../src/cli/format/presentTune.js';
 import type { DecisionRecord } from '../../src/record/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
 
@@ -52,15 +53,18 @@ function pages(n: number): Record<string, string> {
   }
   const g = digest.finish();
   return {
-    analyze: renderAnalyzeHtml({
-      summary: summary.finish(),
-      digest: g,
-      hotspots: hotspots.finish(),
-      floorless: floorless.finish(),
-    }),
-    replay: renderReplayHtml(replay.finish(), g),
-    tune: renderTuneHtml(tune.finish(), g),
-    flapping: renderFlappingHtml(flapping.finish(), g),
+    analyze: renderHtml(
+      analyzeToDocument({
+        summary: summary.finish(),
+        digest: g,
+        hotspots: hotspots.finish(),
+        floorless: floorless.finish(),
+        gates: [],
+      }),
+    ),
+    replay: renderHtml(replayToDocument({ report: replay.finish(), digest: g })),
+    tune: renderHtml(tuneToDocument({ report: tune.finish(), digest: g })),
+    flapping: renderHtml(flappingToDocument({ report: flapping.finish(), digest: g })),
   };
 }
 

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, formatScoreValue, formatThreshold } from '../../src/analyze/formatFigures.js';
-import { coarsenTimeline } from '../../src/cli/html/digestSections.js';
+import { coarsenTimeline } from '../../src/cli/format/digestBlocks.js';
 import { htmlIdList, htmlTable, renderHtmlPage } from '../../src/cli/html/htmlPage.js';
 import { drawHistogram } from '../../src/cli/html/svgCharts.js';
 import { makeTempDir, writeTraceFile, type WrittenTraceFile } from '../helpers/traceFiles.js';

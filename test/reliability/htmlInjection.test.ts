@@ -1,7 +1,7 @@
 /**
  * Output injection in the HTML reports, checked in a real browser (Debian chromium via playwright-core).
  *
- * Every HTML page (analyze, explain, replay, tune, flapping) is rendered by `runCli` from the hostile trace
+ * Every HTML page (analyze, hotspots, floorless, explain, replay, tune, flapping) is rendered by `runCli` from the hostile trace
  * (see hostileTrace: `<script>`, `</style>` breakouts, attribute-breaking quotes with event handlers, `<img
  * onerror>`, `<svg onload>`) and opened from a file. Twice: as written, and with its Content-Security-Policy
  * meta tag removed — the CSP alone would stop scripts, so the second load proves the escaping holds by
@@ -96,6 +96,8 @@ async function open(
 
 const PAGES = (): Array<[string, string[]]> => [
   ['analyze', ['analyze', trace]],
+  ['hotspots', ['hotspots', trace]],
+  ['floorless', ['floorless', trace]],
   ['explain', ['explain', conversationId, trace]],
   ['replay', ['replay', trace, '--margin', '0.05', '--list']],
   ['tune', ['tune', trace]],
@@ -114,7 +116,15 @@ describe('hostile trace strings in the HTML reports, in Chromium', () => {
     expect(facts.images).toBe(1);
   });
 
-  for (const [name] of [['analyze'], ['explain'], ['replay'], ['tune'], ['flapping']] as const) {
+  for (const [name] of [
+    ['analyze'],
+    ['hotspots'],
+    ['floorless'],
+    ['explain'],
+    ['replay'],
+    ['tune'],
+    ['flapping'],
+  ] as const) {
     it(`${name}: no script runs and the hostile text is shown, with the CSP and without it`, async () => {
       const argv = PAGES().find(([n]) => n === name)![1];
       const html = await renderHtml(argv);

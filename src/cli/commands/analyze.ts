@@ -67,19 +67,9 @@ export const analyzeCommand: CliCommand = {
       floorless: floorless.finish(),
       input,
       gates: results,
+      ...(digest === undefined ? {} : { digest: digest.finish() }),
     };
-    await emitReport(ctx, {
-      json: (v) => analyzeToJson(view, v),
-      document: () => analyzeToDocument(view),
-      html: async () =>
-        (await import('../html/renderAnalyzeHtml.js')).renderAnalyzeHtml({
-          summary: view.summary,
-          digest: digest!.finish(),
-          hotspots: view.hotspots,
-          floorless: view.floorless,
-          stats: input.stats,
-        }),
-    });
+    await emitReport(ctx, { json: (v) => analyzeToJson(view, v), document: () => analyzeToDocument(view) });
     reportFailedGates(results, ctx);
     return exitCode;
   },

@@ -91,16 +91,7 @@ export const explainCommand: CliCommand = {
       }
     }
     const view = { report, links, input };
-    await emitReport(ctx, {
-      json: (v) => explainToJson(view, v),
-      document: () => explainToDocument(view),
-      html: async () =>
-        (await import('../html/renderExplainHtml.js')).renderExplainHtml(
-          report,
-          input.stats,
-          (traceId) => links[traceId] ?? {},
-        ),
-    });
+    await emitReport(ctx, { json: (v) => explainToJson(view, v), document: () => explainToDocument(view) });
     if (report.ambiguous !== undefined) {
       ctx.io.stderr.write(
         `routescope: '${escapeControlChars(id)}' is the start of more than one trace id (${report.ambiguous.join(', ')}${report.ambiguous.length >= 10 ? ', …' : ''}); give more of the id\n`,

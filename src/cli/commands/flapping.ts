@@ -48,13 +48,8 @@ export const flappingCommand: CliCommand = {
     });
     const analysis = createFlappingAnalysis(config);
     const { report, input, digest } = await runSingleAnalysis(analysis, inputs, ctx, readJobs(args));
-    const view = { report, input };
-    await emitReport(ctx, {
-      json: (v) => flappingToJson(view, v),
-      document: () => flappingToDocument(view),
-      html: async () =>
-        (await import('../html/renderFlappingHtml.js')).renderFlappingHtml(report, digest, input.stats),
-    });
+    const view = { report, input, ...(digest === undefined ? {} : { digest }) };
+    await emitReport(ctx, { json: (v) => flappingToJson(view, v), document: () => flappingToDocument(view) });
     return EXIT_OK;
   },
 };

@@ -17,7 +17,7 @@ import { withExamples } from '../helpText.js';
 import { emitReport } from '../emitReport.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
-import { readWhere, watchWhere, withWhere } from './replay.js';
+import { readWhere, watchWhere, withWhere } from '../whereOption.js';
 
 /** `routescope tune`. */
 export const tuneCommand: CliCommand = {
@@ -69,13 +69,8 @@ export const tuneCommand: CliCommand = {
       readJobsAndPolicy(args, policy),
       [names],
     );
-    const view = { report, input };
-    await emitReport(ctx, {
-      json: (v) => tuneToJson(view, v),
-      document: () => tuneToDocument(view),
-      html: async () =>
-        (await import('../html/renderTuneHtml.js')).renderTuneHtml(report, digest, input.stats),
-    });
+    const view = { report, input, ...(digest === undefined ? {} : { digest }) };
+    await emitReport(ctx, { json: (v) => tuneToJson(view, v), document: () => tuneToDocument(view) });
     return names.finish(ctx);
   },
 };

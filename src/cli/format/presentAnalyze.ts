@@ -2,14 +2,18 @@
  * presentAnalyze — the overview (`routescope analyze`) as JSON and as a report document.
  *
  * The JSON object is the documented contract (docs/json-output.md, `schemaVersion`); the document is the
- * readable report: the verdict mix, near-tie rates per router / scorer / service, the top hot spots, floorless
- * scorers, anomalies, gates and the input. Pure.
+ * readable report text, Markdown and HTML render: the verdict mix, near-tie rates per router / scorer /
+ * service, the top hot spots, floorless scorers, anomalies, gates and the input. The page adds the key figures
+ * and, from the chart digest read in the same pass, the verdict mix, the near-tie rate over time, the gap
+ * histogram and the tied skill pairs as charts (hot spots and floorless scorers draw their own). Pure.
  */
+import type { ChartDigest } from '../../analyze/chartDigest.js';
 import { ANOMALY_KINDS } from '../../analyze/detectAnomalies.js';
 import type { GateResult } from '../../analyze/evaluateGates.js';
 import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
 import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
 import type { AnomalyExample, Breakdown, DecisionSummary } from '../../analyze/summarizeDecisions.js';
+import { gapHistogramBlocks, tiedPairsBlocks, timelineBlocks, verdictMixBlocks } from './digestBlocks.js';
 import { tone, type Block, type Inline, type Legend, type ReportDocument, type Span } from './document.js';
 import {
   countOf,
@@ -30,8 +34,11 @@ export interface AnalyzeView {
   readonly summary: DecisionSummary;
   readonly hotspots: HotspotReport;
   readonly floorless: FloorlessReport;
-  readonly input: InputSummary;
+  /** What was read; absent for a report built from records in memory. */
+  readonly input?: InputSummary;
   readonly gates: readonly GateResult[];
+  /** The page's chart digest, read in the same pass (HTML only). */
+  readonly digest?: ChartDigest;
 }
 
 /** The JSON document of `routescope analyze`. */
@@ -61,7 +68,7 @@ export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<str
     turns: s.turns,
     misroutes: s.misroutes,
     timeRange: s.timeRange ?? null,
-    input: inputToJson(v.input),
+    ...(v.input ? { input: inputToJson(v.input) } : {}),
     gates: gatesToJson(v.gates),
   };
 }
@@ -70,8 +77,18 @@ export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<str
 export function analyzeToDocument(v: AnalyzeView): ReportDocument {
   const s = v.summary;
   const rateTone = (x: number): Span => tone(formatPercent(x), x > 0.2 ? 'bad' : x > 0.1 ? 'warn' : 'good');
+  const stats = v.input?.stats;
   const blocks: Block[] = [
     { kind: 'title', text: `routescope analyze — ${countOf(s.decisions, 'routing decision')}` },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text:
+        s.timeRange === undefined
+          ? 'No routing decision in the input.'
+          : `${countOf(s.decisions, 'tier-2 decision')} from ${formatTime(s.timeRange.firstMs)} to ${formatTime(s.timeRange.lastMs)}.`,
+    },
+    figureBlock(s, rateTone),
     {
       kind: 'fields',
       rows: [
@@ -114,14 +131,22 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
           {
             kind: 'paragraph' as const,
             text: tone(
-              v.input.stats.events > 0
-                ? `No tier-2 decision in the input: its agentfootprint event logs hold ${formatCount(v.input.stats.events - v.input.stats.otherEvents)} turn_routed events, none with scores (tier 2 never ran), and ${formatCount(v.input.stats.otherEvents)} other events, skipped.`
+              stats !== undefined && stats.events > 0
+                ? `No tier-2 decision in the input: its agentfootprint event logs hold ${formatCount(stats.events - stats.otherEvents)} turn_routed events, none with scores (tier 2 never ran), and ${formatCount(stats.otherEvents)} other events, skipped.`
                 : 'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
               'warn',
             ),
           },
         ]
       : []),
+    ...(v.digest === undefined
+      ? []
+      : [
+          ...verdictMixBlocks(s.verdicts),
+          ...timelineBlocks(v.digest),
+          ...gapHistogramBlocks(v.digest),
+          ...tiedPairsBlocks(v.digest),
+        ]),
     ...breakdownBlocks('Near-tie rate by router', s.byRouter),
     ...breakdownBlocks('Near-tie rate by scorer', s.byScorer),
     ...(s.byService.rows.length > 1 || s.byService.rows[0]?.name !== null
@@ -132,9 +157,37 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
     ...anomalyBlocks(s),
     ...policyBlocks(s.policy.choice, s.policy.services),
     ...gateBlocks(v.gates),
-    ...inputBlocks(v.input),
+    ...(v.input === undefined ? [] : inputBlocks(v.input)),
   ];
   return blocks;
+}
+
+/** The page's headline figures. */
+function figureBlock(s: DecisionSummary, rateTone: (x: number) => Span): Block {
+  return {
+    kind: 'figures',
+    only: 'html',
+    items: [
+      { label: 'decisions', value: formatCount(s.decisions) },
+      {
+        label: 'near-tie rate',
+        value: formatPercent(s.nearTieRate),
+        tone: rateTone(s.nearTieRate).tone as 'good' | 'warn' | 'bad',
+      },
+      { label: 'menu rate', value: formatPercent(s.menuRate) },
+      {
+        label: 'floorless decisions',
+        value: formatCount(s.floorlessDecisions),
+        tone: s.floorlessDecisions > 0 ? 'warn' : 'good',
+      },
+      {
+        label: 'inconsistent',
+        value: formatCount(s.inconsistent),
+        tone: s.inconsistent > 0 ? 'bad' : 'good',
+      },
+      { label: 'misroute marks', value: formatCount(s.misroutes) },
+    ],
+  };
 }
 
 function breakdownBlocks(heading: string, b: Breakdown): Block[] {

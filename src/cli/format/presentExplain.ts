@@ -3,14 +3,16 @@
  *
  * Each decision shows its ranked table (raw score and share), gap against margin, the floor, the verdict and
  * its sentence, the counterfactuals and the replay check; turn routes and misroute marks sit in the same
- * timeline. Pure.
+ * timeline. The page adds the key figures, each decision's ranked bars with the floor and the near-tie zone
+ * (decisionChart), and links to open each trace. Pure.
  */
 import type { Counterfactual, CounterfactualSet } from '../../analyze/findCounterfactuals.js';
 import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analyze/explainDecisions.js';
 import type { VerdictSummary } from '../../analyze/replayDecision.js';
 import type { MisrouteMark } from '../../record/types.js';
 import type { TraceLinks } from '../traceLinks.js';
-import { tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
+import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
+import { look, tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
 import {
   countOf,
   formatCount,
@@ -27,7 +29,8 @@ export interface ExplainView {
   readonly report: ExplainReport;
   /** Links per trace id, when `--jaeger-url` / `--grafana-url` were given. */
   readonly links: Readonly<Record<string, TraceLinks>>;
-  readonly input: InputSummary;
+  /** What was read; absent for a report built from records in memory. */
+  readonly input?: InputSummary;
 }
 
 /** The JSON document of `routescope explain`. */
@@ -44,7 +47,7 @@ export function explainToJson(v: ExplainView, schemaVersion: number): Record<str
     links: v.links,
     entries: r.entries.map(entryToJson),
     truncated: r.truncated,
-    input: inputToJson(v.input),
+    ...(v.input ? { input: inputToJson(v.input) } : {}),
   };
 }
 
@@ -71,7 +74,7 @@ export function explainToDocument(v: ExplainView): ReportDocument {
       kind: 'paragraph',
       text: tone(`No routing record has trace id or conversation id ${r.target}.`, 'warn'),
     });
-    blocks.push(...inputBlocks(v.input));
+    if (v.input !== undefined) blocks.push(...inputBlocks(v.input));
     return blocks;
   }
   const what = r.matchedBy.map((m) => (m === 'trace' ? 'trace id' : 'conversation id')).join(' and ');
@@ -87,15 +90,33 @@ export function explainToDocument(v: ExplainView): ReportDocument {
     kind: 'paragraph',
     text: `${listed} matched by ${what}, in time order, in ${countOf(r.traceIds.length, 'trace')}.`,
   });
+  // Marks arrive as events on the decision span or as feedback spans; count both.
+  const misroutes = r.entries.reduce(
+    (k, e) => k + (e.kind === 'misroute' ? 1 : e.kind === 'decision' ? e.record.misroutes.length : 0),
+    0,
+  );
+  blocks.push({
+    kind: 'figures',
+    only: 'html',
+    items: [
+      { label: 'decisions', value: formatCount(r.decisions) },
+      { label: 'traces', value: formatCount(r.traceIds.length) },
+      { label: 'conversations', value: formatCount(r.conversationIds.length) },
+      { label: 'misroute marks', value: formatCount(misroutes), tone: misroutes > 0 ? 'bad' : 'good' },
+    ],
+  });
   const linkRows = Object.entries(v.links).flatMap(([traceId, l]) => [
-    ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, l.jaeger] as const]),
-    ...(l.grafana === undefined ? [] : [[`grafana ${traceId}`, l.grafana] as const]),
+    ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, { text: l.jaeger, href: l.jaeger }] as const]),
+    ...(l.grafana === undefined
+      ? []
+      : [[`grafana ${traceId}`, { text: l.grafana, href: l.grafana }] as const]),
   ]);
   if (linkRows.length > 0)
     blocks.push({ kind: 'heading', text: 'Open the trace' }, { kind: 'fields', rows: linkRows });
+  if (r.decisions > 0) blocks.push(...barKeyBlocks());
   let n = 0;
   for (const e of r.entries) {
-    if (e.kind === 'decision') blocks.push(...decisionBlocks(e, ++n));
+    if (e.kind === 'decision') blocks.push(...decisionBlocks(e, ++n, v.links[e.record.traceId]));
     else if (e.kind === 'turn') {
       const t = e.record;
       const parts = [`by ${t.by}`];
@@ -130,11 +151,11 @@ export function explainToDocument(v: ExplainView): ReportDocument {
       kind: 'paragraph',
       text: tone(`${formatCount(r.truncated)} further records were not kept.`, 'dim'),
     });
-  blocks.push(...inputBlocks(v.input));
+  if (v.input !== undefined) blocks.push(...inputBlocks(v.input));
   return blocks;
 }
 
-function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
+function decisionBlocks(e: ExplainedDecision, n: number, links: TraceLinks | undefined): Block[] {
   const d = e.record;
   const verdict: Inline =
     d.verdict === 'move'
@@ -163,8 +184,15 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
     {
       kind: 'fields',
       rows: [
-        ['verdict', tone(verdict as string, 'strong')],
-        ['why', e.why],
+        [
+          'verdict',
+          [
+            { text: verdict as string, tone: 'strong', only: 'text' },
+            { text: d.verdict, look: 'verdict', only: 'html' },
+            { text: (verdict as string).slice(d.verdict.length), only: 'html' },
+          ],
+        ],
+        ['why', [e.why, { text: ` (judged as ${e.semantics})`, tone: 'dim', only: 'html' }]],
         ['gap vs margin', gapText],
         ['floor', floorText],
         [
@@ -175,7 +203,11 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
         ],
         [
           'where',
-          `trace ${d.traceId} span ${d.spanId}${d.conversationId === undefined ? '' : ` · conversation ${d.conversationId}`} · ${d.source.file}:${d.source.line}`,
+          [
+            'trace ',
+            look(d.traceId, 'id'),
+            ` span ${d.spanId}${d.conversationId === undefined ? '' : ` · conversation ${d.conversationId}`} · ${d.source.file}:${d.source.line}`,
+          ],
         ],
       ],
     },
@@ -201,11 +233,14 @@ function decisionBlocks(e: ExplainedDecision, n: number): Block[] {
       legend: RANKED_LEGEND,
     },
   ];
+  if (n <= MAX_EXPLAIN_DECISIONS) blocks.splice(2, 0, decisionChartBlock(e, n));
+  blocks.push(...traceLinkBlocks(links));
   if (d.omitted > 0)
     blocks.push({
       kind: 'paragraph',
       text: tone(`${formatCount(d.omitted)} more candidates were not recorded.`, 'dim'),
     });
+  blocks.push({ kind: 'paragraph', only: 'html', text: tone('What would have changed it:', 'strong') });
   blocks.push({ kind: 'list', items: counterfactualItems(e.counterfactuals) });
   blocks.push({ kind: 'paragraph', text: replayLine(e) });
   blocks.push(...misrouteList(d.misroutes));

@@ -1,23 +1,37 @@
 /**
  * presentFlapping — the flapping report as JSON and as a report document.
- * Pure.
+ *
+ * The document is what text, Markdown and HTML render; the page adds the key figures, the pairs and the
+ * conversations ranked as bars, and the tied skill pairs when a chart digest was read. Pure.
  */
-import type { FlappingReport } from '../../analyze/flapping.js';
-import { describeFlappingEvent } from '../html/renderFlappingHtml.js';
-import { tone, type Block, type Legend, type ReportDocument } from './document.js';
+import type { ChartDigest } from '../../analyze/chartDigest.js';
+import type { FlappingEvent, FlappingReport } from '../../analyze/flapping.js';
+import { tiedPairsBlocks } from './digestBlocks.js';
+import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
 import { formatCount, formatName } from './formatValues.js';
+import { CHART_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
 /** What `routescope flapping` prints. */
 export interface FlappingView {
   readonly report: FlappingReport;
-  readonly input: InputSummary;
+  /** What was read; absent for a report built from records in memory. */
+  readonly input?: InputSummary;
+  /** The page's chart digest, read in the same pass (HTML only). */
+  readonly digest?: ChartDigest;
+}
+
+/** One event as a sentence. */
+export function describeFlappingEvent(e: FlappingEvent): string {
+  if (e.kind === 'bounce') return `${e.skill} → ${e.via} → ${e.skill} (turns ${e.fromTurn}–${e.toTurn})`;
+  const against = e.challengers.length > 0 ? ` against ${e.challengers.join(', ')}` : '';
+  return `${e.length} near-tie stays on ${e.incumbent}${against} (from turn ${e.fromTurn})`;
 }
 
 /** The JSON document of `routescope flapping`. */
 export function flappingToJson(v: FlappingView, schemaVersion: number): Record<string, unknown> {
   const { kind: _kind, ...rest } = v.report;
-  return { schemaVersion, command: 'flapping', ...rest, input: inputToJson(v.input) };
+  return { schemaVersion, command: 'flapping', ...rest, ...(v.input ? { input: inputToJson(v.input) } : {}) };
 }
 
 /** What the flapping columns mean, with the report's own window and run length. */
@@ -34,6 +48,26 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
   const r = v.report;
   const blocks: Block[] = [
     { kind: 'title', text: 'routescope flapping — skills that bounce and incumbents kept by ambiguity' },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: `A → B → A within ${r.config.window} turns; runs of at least ${r.config.minStayRun} near-tie stays on one incumbent.`,
+    },
+    {
+      kind: 'figures',
+      only: 'html',
+      items: [
+        { label: 'conversations', value: formatCount(r.conversations) },
+        {
+          label: 'flapping',
+          value: formatCount(r.conversationsFlapping),
+          tone: r.conversationsFlapping > 0 ? 'warn' : 'good',
+        },
+        { label: 'bounces', value: formatCount(r.bounces) },
+        { label: 'near-tie stays', value: formatCount(r.nearTieStays) },
+        { label: 'stay runs', value: formatCount(r.stayRuns) },
+      ],
+    },
     {
       kind: 'fields',
       rows: [
@@ -64,6 +98,24 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
     },
     { kind: 'heading', text: 'Skill pairs' },
     {
+      kind: 'paragraph',
+      only: 'html',
+      text: 'Turns that flapped per pair of skills: bounces (A → B → A) plus near-tie stays, whether or not they made a run.',
+    },
+    {
+      kind: 'chart',
+      chart: {
+        type: 'bars',
+        data: r.topPairs.map((p) => ({
+          label: `${p.pair[0]} ↔ ${p.pair[1]}`,
+          value: p.bounces + p.nearTieStays,
+          color: CHART_COLORS.nearTie,
+          note: `(${formatCount(p.bounces)} bounces, ${formatCount(p.nearTieStays)} stays)`,
+        })),
+        options: { title: 'Skill pairs', width: 1100 },
+      },
+    },
+    {
       kind: 'table',
       columns: [
         { title: 'router' },
@@ -84,6 +136,24 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
       legend: flappingLegend(r.config),
     },
     { kind: 'heading', text: 'Conversations' },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: 'Conversations that flapped most: bounces plus near-tie stays, out of their turns.',
+    },
+    {
+      kind: 'chart',
+      chart: {
+        type: 'bars',
+        data: r.topConversations.map((c) => ({
+          label: c.id,
+          value: c.bounces + c.nearTieStays,
+          color: CHART_COLORS.decisive,
+          note: `of ${formatCount(c.decisions)} turns`,
+        })),
+        options: { title: 'Conversations', width: 1100 },
+      },
+    },
   ];
   if (r.topConversations.length === 0) {
     blocks.push({ kind: 'paragraph', text: tone('No conversation flapped.', 'good') });
@@ -99,7 +169,7 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
         { title: 'examples' },
       ],
       rows: r.topConversations.map((c) => [
-        c.keyedBy === 'trace' ? `${c.id} (trace)` : c.id,
+        c.keyedBy === 'trace' ? [look(c.id, 'id'), ' (trace)'] : look(c.id, 'id'),
         formatName(c.router),
         formatCount(c.decisions),
         formatCount(c.bounces),
@@ -112,6 +182,7 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
       ],
     });
   }
-  blocks.push(...inputBlocks(v.input));
+  if (v.digest !== undefined) blocks.push(...tiedPairsBlocks(v.digest, false));
+  if (v.input !== undefined) blocks.push(...inputBlocks(v.input));
   return blocks;
 }

@@ -1,10 +1,14 @@
 /**
  * presentFloorless — scorers that judged with no floor, as JSON and as a report document.
- * Pure.
+ *
+ * The document is what text, Markdown and HTML render; the page adds the key figures, the floorless
+ * decisions per scorer as bars, and for each scorer its top-score percentiles with the floor to declare
+ * marked. Pure.
  */
 import type { GateResult } from '../../analyze/evaluateGates.js';
-import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
+import type { FloorlessReport, FloorlessScorer } from '../../analyze/findFloorlessScorers.js';
 import { tone, type Block, type ReportDocument } from './document.js';
+import { CHART_COLORS } from './palette.js';
 import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
@@ -45,6 +49,19 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
       tone(`${formatCount(r.floorlessDecisions)} of ${formatCount(r.decisions)} decisions`, 'warn'),
       ' were judged with no floor: those scorers can never answer "unmatched".',
     ],
+  });
+  blocks.push({
+    kind: 'chart',
+    chart: {
+      type: 'bars',
+      data: r.floorless.slice(0, 15).map((f) => ({
+        label: scorerLabel(f),
+        value: f.decisions,
+        color: CHART_COLORS.threshold,
+        note: `(near-tie rate ${formatPercent(f.nearTieRate)})`,
+      })),
+      options: { title: `${heading}: decisions judged with no floor`, width: 1100 },
+    },
   });
   blocks.push({
     kind: 'table',
@@ -99,10 +116,93 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
 
 /** The document of `routescope floorless`. */
 export function floorlessToDocument(v: FloorlessView): ReportDocument {
+  const r = v.report;
   return [
     { kind: 'title', text: 'routescope floorless — scorers that cannot say "no match"' },
-    ...floorlessBlocks(v.report, 'Floorless scorers'),
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: `Scorers that judged with no floor can never answer "unmatched"; the floor to declare is the top score at or below which their weakest ${r.weakestPercent}% of decisions fall.`,
+    },
+    {
+      kind: 'figures',
+      only: 'html',
+      items: [
+        { label: 'decisions', value: formatCount(r.decisions) },
+        {
+          label: 'judged with no floor',
+          value: formatCount(r.floorlessDecisions),
+          tone: r.floorlessDecisions > 0 ? 'warn' : 'good',
+        },
+        { label: 'floorless scorers', value: formatCount(r.floorless.length) },
+      ],
+    },
+    ...floorlessBlocks(r, 'Floorless scorers'),
+    ...suggestedFloorCharts(r),
     ...gateBlocks(v.gates),
     ...inputBlocks(v.input),
   ];
+}
+
+function scorerLabel(f: FloorlessScorer): string {
+  return `${formatName(f.router)} / ${formatName(f.scorer)}`;
+}
+
+/** Scorers whose top scores get a chart of their own on the page. */
+const MAX_FLOOR_CHARTS = 6;
+
+/** Per floorless scorer, its top-score percentiles as ranked bars with the suggested floor marked (page only). */
+function suggestedFloorCharts(r: FloorlessReport): Block[] {
+  const shown = r.floorless.filter((f) => f.topScores !== null).slice(0, MAX_FLOOR_CHARTS);
+  if (shown.length === 0) return [];
+  return shown.flatMap((f): Block[] => {
+    const t = f.topScores!;
+    const sf = f.suggestedFloor;
+    return [
+      { kind: 'heading', text: `Top scores — ${scorerLabel(f)}`, half: true, only: 'html' },
+      {
+        kind: 'paragraph',
+        only: 'html',
+        text:
+          sf === null
+            ? "Each decision's best raw score, by percentile."
+            : `Each decision's best raw score, by percentile; the floor ${formatScore(sf.floor)} makes the weakest ${r.weakestPercent}% unmatched.`,
+      },
+      {
+        kind: 'chart',
+        only: 'html',
+        chart: {
+          type: 'ranked',
+          data: (
+            [
+              ['max', t.max],
+              ['p90', t.p90],
+              ['p75', t.p75],
+              ['median', t.median],
+              ['p25', t.p25],
+              ['p10', t.p10],
+              ['min', t.min],
+            ] as const
+          ).map(([label, value]) => ({ label, value, color: CHART_COLORS.top })),
+          options: {
+            title: `Top scores — ${scorerLabel(f)}`,
+            width: 560,
+            valueFormat: formatScore,
+            ...(sf === null
+              ? {}
+              : {
+                  marks: [
+                    {
+                      value: sf.floor,
+                      label: 'floor',
+                      valueText: formatScore(sf.floor),
+                      color: CHART_COLORS.threshold,
+                    },
+                  ],
+                }),
+          },
+        },
+      },
+    ];
+  });
 }

@@ -1,9 +1,12 @@
 /**
  * presentHotspots — the near-tie hot spots as JSON and as a report document (alone, or inside `analyze`).
- * Pure.
+ *
+ * The document is what text, Markdown and HTML render; the page adds the key figures and a bar chart of the
+ * near-ties per hot spot beside the table. Pure.
  */
 import type { HotspotReport, NearTieHotspot } from '../../analyze/findNearTieHotspots.js';
-import { tone, type Block, type Legend, type ReportDocument } from './document.js';
+import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
+import { CHART_COLORS } from './palette.js';
 import { countOf, formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
@@ -62,6 +65,19 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
   }
   const dims = r.by;
   blocks.push({
+    kind: 'chart',
+    chart: {
+      type: 'bars',
+      data: r.hotspots.map((h) => ({
+        label: `${h.pair[0]} ↔ ${h.pair[1]}`,
+        value: h.nearTies,
+        color: CHART_COLORS.nearTie,
+        note: `(tie rate ${formatPercent(h.tieRate)})`,
+      })),
+      options: { title: `${heading}: near-ties per pair`, width: 1100 },
+    },
+  });
+  blocks.push({
     kind: 'table',
     columns: [
       ...dims.map((d) => ({ title: d })),
@@ -88,7 +104,7 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
       formatCount(h.verdicts.menu),
       formatCount(h.verdicts.stay),
       `${h.conversationsCapped ? '≥' : ''}${formatCount(h.conversations)}`,
-      h.exampleTraceIds[0] ?? '',
+      h.exampleTraceIds[0] === undefined ? '' : look(h.exampleTraceIds[0], 'id'),
     ]),
   });
   const notes: string[] = [];
@@ -108,6 +124,24 @@ export function hotspotsToDocument(v: HotspotsView): ReportDocument {
     {
       kind: 'paragraph',
       text: `${countOf(r.nearTies, 'near-tie')} in ${countOf(r.decisions, 'decision')}, grouped by ${by}; ${countOf(r.groups, 'group')} met as the top two.`,
+    },
+    {
+      kind: 'figures',
+      only: 'html',
+      items: [
+        { label: 'decisions', value: formatCount(r.decisions) },
+        {
+          label: 'near-ties',
+          value: formatCount(r.nearTies),
+          tone: r.nearTies === 0 ? 'good' : 'warn',
+        },
+        {
+          label: 'near-tie rate',
+          value: r.decisions === 0 ? '—' : formatPercent(r.nearTies / r.decisions),
+        },
+        { label: 'groups met', value: formatCount(r.groups) },
+        { label: 'hot spots listed', value: formatCount(r.hotspots.length) },
+      ],
     },
     ...hotspotBlocks(r, 'Hot spots'),
     ...gateBlocks(v.gates),

@@ -1,20 +1,37 @@
 /**
- * presentReplay — the replay report as JSON (a documented contract, docs/json-output.md) and as a report
- * document for text and Markdown.
- * Pure.
+ * presentReplay — the replay report as JSON (a documented contract, docs/json-output.md) and as the report
+ * document text, Markdown and HTML render.
+ *
+ * The page adds the key figures, the flip matrix as a heatmap, the verdicts before and after as bars and,
+ * when a chart digest was read, the gap histogram with the recorded and the new margin. Pure.
  */
+import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { ReplayReport } from '../../analyze/replay.js';
 import { VERDICT_KINDS } from '../../analyze/verdictCounts.js';
-import { describeThresholds } from '../html/renderReplayHtml.js';
-import { tone, type Block, type ReportDocument } from './document.js';
+import { chartSection, gapHistogramBlocks } from './digestBlocks.js';
+import { look, tone, type Block, type ReportDocument } from './document.js';
 import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { fadeColor, VERDICT_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import { policyBlocks } from './presentPolicy.js';
 
 /** What `routescope replay` prints. */
 export interface ReplayView {
   readonly report: ReplayReport;
-  readonly input: InputSummary;
+  /** What was read; absent for a report built from records in memory. */
+  readonly input?: InputSummary;
+  /** The page's chart digest, read in the same pass (HTML only). */
+  readonly digest?: ChartDigest;
+}
+
+/** Describe the replay's thresholds: `margin 0.2, floor as recorded, menu size as recorded`. */
+export function describeThresholds(t: ReplayReport['thresholds']): string {
+  const parts = [
+    t.nearTieMargin === undefined ? 'margin as recorded' : `margin ${t.nearTieMargin}`,
+    t.floor === undefined ? 'floor as recorded' : t.floor === null ? 'no floor' : `floor ${t.floor}`,
+    t.menuSize === undefined ? 'menu size as recorded' : `menu size ${t.menuSize}`,
+  ];
+  return parts.join(', ');
 }
 
 /** The JSON document of `routescope replay`. */
@@ -45,7 +62,7 @@ export function replayToJson(v: ReplayView, schemaVersion: number): Record<strin
     consistency: r.consistency,
     list: r.list,
     undecidableExamples: r.undecidableExamples,
-    input: inputToJson(v.input),
+    ...(v.input ? { input: inputToJson(v.input) } : {}),
   };
 }
 
@@ -54,6 +71,12 @@ export function replayToDocument(v: ReplayView): ReportDocument {
   const r = v.report;
   const blocks: Block[] = [
     { kind: 'title', text: 'routescope replay — the recorded decisions under other thresholds' },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: `What the recorded decisions would have been under: ${describeThresholds(r.thresholds)}.`,
+    },
+    figureBlock(r),
     {
       kind: 'fields',
       rows: [
@@ -87,7 +110,28 @@ export function replayToDocument(v: ReplayView): ReportDocument {
         ['menu changed', formatCount(r.menuChanged)],
       ],
     },
-    { kind: 'heading', text: 'Flip matrix (recorded → replayed)' },
+    { kind: 'heading', text: 'Flip matrix (recorded → replayed)', half: true },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: 'Recorded verdict (rows) → replayed verdict (columns). The diagonal kept its verdict.',
+    },
+    {
+      kind: 'chart',
+      chart: {
+        type: 'heatmap',
+        rows: VERDICT_KINDS,
+        cols: VERDICT_KINDS,
+        cells: VERDICT_KINDS.map((from) => VERDICT_KINDS.map((to) => r.flips[from][to])),
+        options: {
+          title: 'Flip matrix',
+          width: 560,
+          hue: 218,
+          rowTitle: 'rows: recorded',
+          colTitle: 'columns: replayed',
+        },
+      },
+    },
     {
       kind: 'table',
       columns: [
@@ -108,6 +152,25 @@ export function replayToDocument(v: ReplayView): ReportDocument {
         ['off the diagonal', 'decisions whose verdict would change'],
       ],
     },
+    ...chartSection(
+      'Verdicts before and after',
+      'Each verdict, recorded and replayed.',
+      {
+        type: 'bars',
+        data: VERDICT_KINDS.flatMap((k) => [
+          { label: `${k} · recorded`, value: r.before.verdicts[k], color: fadeColor(VERDICT_COLORS[k]) },
+          { label: `${k} · replayed`, value: r.after.verdicts[k], color: VERDICT_COLORS[k] },
+        ]),
+        options: { title: 'Verdicts before and after', width: 560 },
+      },
+      { half: true },
+    ),
+    ...(v.digest === undefined
+      ? []
+      : gapHistogramBlocks(v.digest, {
+          ...(r.thresholds.nearTieMargin === undefined ? {} : { newMargin: r.thresholds.nearTieMargin }),
+          half: false,
+        })),
     { kind: 'heading', text: 'Floors per scorer' },
   ];
   if (r.unmatchedNowReachable.length > 0) {
@@ -148,30 +211,7 @@ export function replayToDocument(v: ReplayView): ReportDocument {
     ],
   });
   blocks.push({ kind: 'heading', text: 'Consistency audit (recorded thresholds)' });
-  if (r.consistency.inconsistent === 0) {
-    blocks.push({
-      kind: 'paragraph',
-      text: tone(
-        `All ${formatCount(r.consistency.audited)} decisions reproduce their recorded verdict.`,
-        'good',
-      ),
-    });
-  } else {
-    blocks.push({
-      kind: 'paragraph',
-      text: tone(
-        `${formatCount(r.consistency.inconsistent)} of ${formatCount(r.consistency.audited)} decisions do not reproduce their recorded verdict under their own thresholds: version skew or a bug, not a what-if result.`,
-        'bad',
-      ),
-    });
-    blocks.push({
-      kind: 'list',
-      items: r.consistency.examples.map(
-        (e) =>
-          `${e.at.traceId} ${e.at.file}:${e.at.line} (judged as ${e.semantics}): ${e.differences.join('; ')}`,
-      ),
-    });
-  }
+  blocks.push(...auditBlocks(r));
   blocks.push(...policyBlocks(r.policy.choice, r.policy.services));
   if (r.list.length > 0) {
     blocks.push({
@@ -191,11 +231,15 @@ export function replayToDocument(v: ReplayView): ReportDocument {
       ],
       rows: r.list.map((f) => [
         formatTime(f.timeUnixMs),
-        f.traceId,
-        f.conversationId ?? '—',
+        look(f.traceId, 'id'),
+        f.conversationId === undefined ? '—' : look(f.conversationId, 'id'),
         `${formatName(f.router)} / ${formatName(f.scorer)}`,
-        f.fromDetail === undefined ? f.from : `${f.from} ${f.fromDetail}`,
-        f.toDetail === undefined ? f.to : `${f.to} ${f.toDetail}`,
+        f.fromDetail === undefined
+          ? look(f.from, 'verdict')
+          : [look(f.from, 'verdict'), ' ', look(f.fromDetail, 'code')],
+        f.toDetail === undefined
+          ? look(f.to, 'verdict')
+          : [look(f.to, 'verdict'), ' ', look(f.toDetail, 'code')],
         formatScore(f.gap),
       ]),
       legend: [['gap', 'the runner-up gap the margins were compared with']],
@@ -203,6 +247,80 @@ export function replayToDocument(v: ReplayView): ReportDocument {
   } else if (r.flipped > 0) {
     blocks.push({ kind: 'paragraph', text: tone('Add --list to list the flipped decisions.', 'dim') });
   }
-  blocks.push(...inputBlocks(v.input));
+  if (v.input !== undefined) blocks.push(...inputBlocks(v.input));
   return blocks;
+}
+
+/** The page's headline figures. */
+function figureBlock(r: ReplayReport): Block {
+  const { before, after } = r;
+  return {
+    kind: 'figures',
+    only: 'html',
+    items: [
+      { label: 'decisions replayed', value: formatCount(after.decisions) },
+      { label: 'verdicts changed', value: formatCount(r.flipped), tone: r.flipped > 0 ? 'warn' : 'good' },
+      {
+        label: 'near-tie rate',
+        value: `${formatPercent(before.nearTieRate)} → ${formatPercent(after.nearTieRate)}`,
+      },
+      { label: 'menu rate', value: `${formatPercent(before.menuRate)} → ${formatPercent(after.menuRate)}` },
+      {
+        label: 'move → menu / menu → move',
+        value: `${formatCount(r.moveToMenu)} / ${formatCount(r.menuToMove)}`,
+      },
+      {
+        label: 'inconsistent',
+        value: formatCount(r.consistency.inconsistent),
+        tone: r.consistency.inconsistent > 0 ? 'bad' : 'good',
+      },
+    ],
+  };
+}
+
+/** The consistency audit's verdict, in a terminal's words and a page's, and its examples. */
+function auditBlocks(r: ReplayReport): Block[] {
+  const c = r.consistency;
+  if (c.inconsistent === 0) {
+    return [
+      {
+        kind: 'paragraph',
+        only: 'text',
+        text: tone(`All ${formatCount(c.audited)} decisions reproduce their recorded verdict.`, 'good'),
+      },
+      {
+        kind: 'paragraph',
+        only: 'html',
+        text: tone(
+          `Replayed under its recorded thresholds, every one of ${formatCount(c.audited)} decisions reproduces its recorded verdict.`,
+          'good',
+        ),
+      },
+    ];
+  }
+  return [
+    {
+      kind: 'paragraph',
+      only: 'text',
+      text: tone(
+        `${formatCount(c.inconsistent)} of ${formatCount(c.audited)} decisions do not reproduce their recorded verdict under their own thresholds: version skew or a bug, not a what-if result.`,
+        'bad',
+      ),
+    },
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: tone(
+        `${formatCount(c.inconsistent)} of ${formatCount(c.audited)} decisions do NOT reproduce their recorded verdict under their own thresholds (version skew or a bug) — not a what-if result.`,
+        'bad',
+      ),
+    },
+    {
+      kind: 'list',
+      items: c.examples.map((e) => [
+        look(e.at.traceId, 'id'),
+        ` ${e.at.file}:${e.at.line} (judged as ${e.semantics}): ${e.differences.join('; ')}`,
+      ]),
+    },
+  ];
 }

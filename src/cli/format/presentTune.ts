@@ -1,11 +1,18 @@
 /**
- * presentTune — the tune report as JSON and as a report document (the curve as a table, the caveat first).
- * Pure.
+ * presentTune — the tune report as JSON and as the report document text, Markdown and HTML render (the curve
+ * as a table, the caveat first).
+ *
+ * The page adds the key figures, the margin sweep as lines with the recommendation marked, the gap
+ * histogram under the recommended margin when a chart digest was read, and each floor sweep as lines. Pure.
  */
+import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { TuneReport } from '../../analyze/tune.js';
-import { createSweepFormat } from '../../analyze/formatFigures.js';
+import { createSweepFormat, formatThreshold } from '../../analyze/formatFigures.js';
+import type { LineSeries } from '../html/svgCharts.js';
+import { chartSection, gapHistogramBlocks } from './digestBlocks.js';
 import { policyBlocks } from './presentPolicy.js';
-import { tone, type Block, type ReportDocument } from './document.js';
+import { tone, type Block, type Figure, type ReportDocument } from './document.js';
+import { CHART_COLORS } from './palette.js';
 import {
   countOf,
   formatCount,
@@ -19,7 +26,10 @@ import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 /** What `routescope tune` prints. */
 export interface TuneView {
   readonly report: TuneReport;
-  readonly input: InputSummary;
+  /** What was read; absent for a report built from records in memory. */
+  readonly input?: InputSummary;
+  /** The page's chart digest, read in the same pass (HTML only). */
+  readonly digest?: ChartDigest;
 }
 
 /** Curve rows text and Markdown show; a longer curve is thinned (JSON has every point). */
@@ -44,7 +54,7 @@ export function tuneToJson(v: TuneView, schemaVersion: number): Record<string, u
     curve: r.curve,
     floors: r.floors,
     policy: r.policy,
-    input: inputToJson(v.input),
+    ...(v.input ? { input: inputToJson(v.input) } : {}),
   };
 }
 
@@ -57,6 +67,8 @@ export function tuneToDocument(v: TuneView): ReportDocument {
   const blocks: Block[] = [
     { kind: 'title', text: 'routescope tune — the near-tie margin against a target rate' },
     { kind: 'paragraph', text: tone(r.caveat, 'strong') },
+    { kind: 'paragraph', only: 'html', text: describeSweep(r) },
+    { kind: 'figures', only: 'html', items: tuneFigures(r) },
     {
       kind: 'fields',
       rows: [
@@ -115,9 +127,22 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       ],
     });
   }
+  blocks.push(...sweepChartBlocks(r));
+  if (v.digest !== undefined)
+    // Half width beside the known misroutes when there are any, else the whole row.
+    blocks.push(
+      ...gapHistogramBlocks(v.digest, {
+        ...(rec === undefined ? {} : { newMargin: rec.margin }),
+        half: r.misroutes !== undefined,
+      }),
+    );
   if (r.misroutes !== undefined) {
     const m = r.misroutes;
-    blocks.push({ kind: 'heading', text: 'Known misroutes' });
+    blocks.push({
+      kind: 'heading',
+      text: 'Known misroutes',
+      ...(v.digest === undefined ? {} : { half: true }),
+    });
     blocks.push({
       kind: 'fields',
       rows: [
@@ -156,7 +181,13 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       ...(hasMarks ? [{ title: 'misroutes caught', align: 'right' as const }] : []),
     ],
     rows: rows.map((p) => [
-      p.margin === rec?.margin ? tone(`▶ ${sweptMargin(p.margin)}`, 'strong') : sweptMargin(p.margin),
+      p.margin === rec?.margin
+        ? [
+            { text: `▶ ${sweptMargin(p.margin)}`, tone: 'strong', only: 'text' },
+            { text: sweptMargin(p.margin), tone: 'strong', only: 'html' },
+            { text: ' ◀', only: 'html' },
+          ]
+        : sweptMargin(p.margin),
       formatPercent(p.nearTieRate),
       formatPercent(p.menuRate),
       formatPercent(p.moveRate),
@@ -164,7 +195,8 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       ...(hasMarks ? [formatCount(p.misroutesCaught ?? 0)] : []),
     ]),
     legend: [
-      ['margin', 'one margin applied to every decision (▶ the recommendation)'],
+      ['margin', 'one margin applied to every decision (▶ the recommendation)', 'text'],
+      ['margin', 'one margin applied to every decision (◀ the recommendation)', 'html'],
       ['… rate', 'share of the decisions replayed under that margin that tie, offer a menu, move or stay'],
       ...(hasMarks
         ? [['misroutes caught', 'decisions marked misrouted that the margin turns into a menu'] as const]
@@ -180,11 +212,37 @@ export function tuneToDocument(v: TuneView): ReportDocument {
   for (const f of r.floors) {
     blocks.push({
       kind: 'heading',
+      only: 'text',
       text: `Floor sweep: ${formatName(f.router)} / ${formatName(f.scorer)} (no floor declared)`,
+    });
+    blocks.push({
+      kind: 'heading',
+      only: 'html',
+      half: true,
+      text: `Floor sweep — ${formatName(f.router)} / ${formatName(f.scorer)} (no floor declared)`,
     });
     blocks.push({
       kind: 'paragraph',
       text: `${formatCount(f.decisions)} decisions${f.sampled < f.decisions ? `, replayed on a uniform sample of ${formatCount(f.sampled)}` : ''}; a floor F makes a decision unmatched when its top score is at or below F.`,
+    });
+    blocks.push({
+      kind: 'chart',
+      chart: {
+        type: 'line',
+        series: [
+          {
+            name: 'unmatched rate',
+            color: CHART_COLORS.threshold,
+            points: f.rows.map((row) => ({ x: row.floor, y: row.unmatchedRate })),
+          },
+          {
+            name: 'near-tie rate',
+            color: CHART_COLORS.nearTie,
+            points: f.rows.map((row) => ({ x: row.floor, y: row.nearTieRate })),
+          },
+        ],
+        options: { title: 'Floor sweep', width: 560, height: 220, yDomain: [0, 1], yFormat: formatPercent },
+      },
     });
     blocks.push({
       kind: 'table',
@@ -223,6 +281,95 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       text: tone(`Every decision is judged by ${r.policy.choice} (--policy ${r.policy.choice}).`, 'dim'),
     });
   }
-  blocks.push(...inputBlocks(v.input));
+  if (v.input !== undefined) blocks.push(...inputBlocks(v.input));
   return blocks;
+}
+
+/** The sweep and the targets in one sentence (the page's subtitle). */
+function describeSweep(r: TuneReport): string {
+  const targets = [
+    r.targets.menuRate === undefined ? undefined : `menu rate <= ${formatThreshold(r.targets.menuRate)}`,
+    r.targets.nearTieRate === undefined
+      ? undefined
+      : `near-tie rate <= ${formatThreshold(r.targets.nearTieRate)}`,
+  ].filter((x) => x !== undefined);
+  return (
+    `Margin swept ${formatSetting(r.sweep.from)}…${formatSetting(r.sweep.to)} by ${formatSetting(r.sweep.step)}` +
+    (targets.length > 0 ? `; target: ${targets.join(' and ')}.` : '; no target given.')
+  );
+}
+
+/** The page's headline figures. */
+function tuneFigures(r: TuneReport): Figure[] {
+  const rec = r.recommendation;
+  const recorded = r.recorded.margins[0]?.margin;
+  const more = r.recorded.margins.length > 1 ? ` (+${r.recorded.margins.length - 1} more)` : '';
+  return [
+    { label: 'decisions swept', value: formatCount(r.decisions) },
+    { label: 'recorded margin', value: recorded === undefined ? '—' : `${formatSetting(recorded)}${more}` },
+    {
+      label: 'recorded near-tie / menu rate',
+      value: `${formatPercent(r.recorded.nearTieRate)} / ${formatPercent(r.recorded.menuRate)}`,
+    },
+    ...(rec === undefined
+      ? []
+      : [
+          {
+            label: 'recommended margin',
+            value: createSweepFormat(r.sweep)(rec.margin),
+            tone: rec.meets ? ('good' as const) : ('bad' as const),
+          },
+          {
+            label: 'near-tie / menu rate there',
+            value: `${formatPercent(rec.point.nearTieRate)} / ${formatPercent(rec.point.menuRate)}`,
+          },
+        ]),
+    ...(r.misroutes?.shareRecommended === undefined
+      ? []
+      : [{ label: 'known misroutes caught', value: formatPercent(r.misroutes.shareRecommended) }]),
+  ];
+}
+
+/** The margin sweep as lines, the recommendation (else the recorded margin) marked (page only). */
+function sweepChartBlocks(r: TuneReport): Block[] {
+  const rec = r.recommendation;
+  const line = (name: string, color: string, y: (p: TuneReport['curve'][number]) => number): LineSeries => ({
+    name,
+    color,
+    points: r.curve.map((p) => ({ x: p.margin, y: y(p) })),
+  });
+  const series = [
+    line('near-tie rate', CHART_COLORS.nearTie, (p) => p.nearTieRate),
+    line('menu rate', CHART_COLORS.menuRate, (p) => p.menuRate),
+    line('move rate', CHART_COLORS.decisive, (p) => p.moveRate),
+  ];
+  const known = r.misroutes?.known ?? 0;
+  if (known > 0)
+    series.push(
+      line('known misroutes caught', CHART_COLORS.threshold, (p) => (p.misroutesCaught ?? 0) / known),
+    );
+  const recorded = r.recorded.margins[0]?.margin;
+  const marker =
+    rec !== undefined
+      ? { value: rec.margin, label: 'recommended', color: CHART_COLORS.recommended }
+      : recorded !== undefined
+        ? { value: recorded, label: 'recorded', color: CHART_COLORS.threshold }
+        : undefined;
+  return chartSection(
+    'Margin sweep',
+    `Each swept margin applied to all ${formatCount(r.decisions)} decisions.`,
+    {
+      type: 'line',
+      series,
+      options: {
+        title: 'Margin sweep',
+        width: 1100,
+        height: 320,
+        yDomain: [0, 1],
+        yFormat: formatPercent,
+        xFormat: formatThreshold,
+        ...(marker === undefined ? {} : { marker }),
+      },
+    },
+  );
 }

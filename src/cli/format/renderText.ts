@@ -5,9 +5,18 @@
  * the terminal shows and no trace string can emit an escape sequence; colour codes are added after, by us
  * alone, and only when the caller allows them (a TTY without NO_COLOR). Pure.
  */
-import { spansOf, type Block, type Inline, type ReportDocument, type Tone } from './document.js';
+import {
+  blocksFor,
+  legendFor,
+  spansFor,
+  type Block,
+  type Inline,
+  type ReportDocument,
+  type Tone,
+} from './document.js';
 import { escapeControlChars } from './escapeControlChars.js';
 import { measureTerminalWidth } from './measureTerminalWidth.js';
+import { SGR_RESET as RESET, TONE_SGR as SGR } from './palette.js';
 
 /** How text output looks. */
 export interface TextStyle {
@@ -15,19 +24,12 @@ export interface TextStyle {
   readonly color: boolean;
 }
 
-const SGR: Readonly<Record<Tone, string>> = {
-  good: '\u001b[32m',
-  bad: '\u001b[31m',
-  warn: '\u001b[33m',
-  dim: '\u001b[2m',
-  strong: '\u001b[1m',
-};
-const RESET = '\u001b[0m';
-
-/** Render a document as terminal text (ends with a newline). */
+/** Render a document as terminal text (ends with a newline); charts and page-only blocks are skipped. */
 export function renderText(doc: ReportDocument, style: TextStyle): string {
   const out: string[] = [];
-  for (const block of doc) out.push(...renderBlock(block, style), '');
+  for (const block of blocksFor(doc, 'text')) {
+    if (block.kind !== 'chart') out.push(...renderBlock(block, style), '');
+  }
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
   return out.join('\n') + '\n';
 }
@@ -39,7 +41,7 @@ const width = measureTerminalWidth;
 function inline(value: Inline, style: TextStyle, base?: Tone): { plain: string; shown: string } {
   let plain = '';
   let shown = '';
-  for (const span of spansOf(value)) {
+  for (const span of spansFor(value, 'text')) {
     const text = escapeControlChars(span.text);
     plain += text;
     const t = span.tone ?? base;
@@ -62,17 +64,27 @@ function renderBlock(block: Block, style: TextStyle): string[] {
       return [inline(block.text, style).shown];
     case 'list':
       return block.items.map((item) => `  - ${inline(item, style).shown}`);
-    case 'fields': {
-      const labels = block.rows.map(([label]) => escapeControlChars(label));
-      const w = Math.max(0, ...labels.map(width));
-      return block.rows.map(
-        ([, value], i) =>
-          `  ${labels[i]!}${' '.repeat(w - width(labels[i]!))}  ${inline(value, style).shown}`,
+    case 'fields':
+      return fieldLines(block.rows, style);
+    case 'figures':
+      return fieldLines(
+        block.items.map((f) => [f.label, f.tone === undefined ? f.value : { text: f.value, tone: f.tone }]),
+        style,
       );
-    }
     case 'table':
       return renderTable(block, style);
+    case 'chart':
+      return [];
   }
+}
+
+/** Labels and values, the values aligned. */
+function fieldLines(rows: readonly (readonly [string, Inline])[], style: TextStyle): string[] {
+  const labels = rows.map(([label]) => escapeControlChars(label));
+  const w = Math.max(0, ...labels.map(width));
+  return rows.map(
+    ([, value], i) => `  ${labels[i]!}${' '.repeat(w - width(labels[i]!))}  ${inline(value, style).shown}`,
+  );
 }
 
 function renderTable(block: Extract<Block, { kind: 'table' }>, style: TextStyle): string[] {
@@ -87,14 +99,11 @@ function renderTable(block: Extract<Block, { kind: 'table' }>, style: TextStyle)
   const headLine = line(head.map((h, i) => pad(h, style.color ? `${SGR.strong}${h}${RESET}` : h, i)));
   const rule = line(widths.map((w) => '-'.repeat(w)));
   const body = cells.map((row) => line(row.map((c, i) => pad(c.plain, c.shown, i))));
-  return [headLine, rule, ...body, ...legendLines(block.legend ?? [], style)];
+  return [headLine, rule, ...body, ...legendLines(legendFor(block.legend, 'text'), style)];
 }
 
 /** A legend under its table: one dim line per column, the names aligned. */
-function legendLines(
-  legend: Extract<Block, { kind: 'table' }>['legend'] & object,
-  style: TextStyle,
-): string[] {
+function legendLines(legend: readonly (readonly [string, string])[], style: TextStyle): string[] {
   if (legend.length === 0) return [];
   const names = legend.map(([column]) => escapeControlChars(column));
   const w = Math.max(...names.map(width));

@@ -4,10 +4,11 @@
  *
  * A Content-Security-Policy meta tag forbids every script and every network load, so even a page built from
  * hostile trace data can neither run code nor call home; the page needs neither (charts are inline SVG, see
- * svgCharts). Table cells are text unless a builder hands over markup it made itself (`{ html }`), so escaping
+ * svgCharts). Table cells are text unless renderHtml hands over markup it made itself (`{ html }`), so escaping
  * is the default, not a thing to remember. Pure.
  */
 import type { Legend } from '../format/document.js';
+import { CHART_COLORS, INK, TONE_COLORS, VERDICT_COLORS } from '../format/palette.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /** A table cell: text (escaped), a number (formatted by the caller), or markup a report builder made. */
@@ -15,10 +16,11 @@ export type HtmlCell = string | number | { readonly html: string };
 
 /** One section of the page. */
 export interface HtmlSection {
-  readonly title: string;
+  /** The heading; a section without one is a plain card. */
+  readonly title?: string;
   /** A sentence under the title (text). */
   readonly intro?: string;
-  /** Markup built from svgCharts / htmlTable / htmlParagraph. */
+  /** Markup built by renderHtml (svgCharts, htmlTable). */
   readonly body: string;
   /** Lay the section out at half width beside its neighbour. */
   readonly half?: boolean;
@@ -45,37 +47,41 @@ const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const STYLE = `
-:root{--ink:#1d2330;--muted:#6b7385;--line:#e4e7ee;--bg:#f6f7fb;--card:#fff;--accent:#3b6fd8}
+:root{--ink:${INK.text};--muted:${INK.muted};--line:${INK.line};--bg:${INK.background};--card:${INK.card};--accent:${VERDICT_COLORS.move}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
-header{background:#1d2330;color:#fff;padding:22px 32px 18px}
+header{background:${INK.header};color:${INK.headerText};padding:22px 32px 18px}
 header h1{margin:0;font-size:22px;font-weight:600;letter-spacing:.2px}
-header p{margin:4px 0 0;color:#b9c0d0}
+header p{margin:4px 0 0;color:${INK.headerMuted}}
 main{max-width:1320px;margin:0 auto;padding:20px 24px 40px;display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:18px}
 .stats{grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px}
 .stat{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 16px;min-width:150px;flex:1}
 .stat b{display:block;font-size:22px;font-weight:600}
 .stat span{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.4px}
-.stat.good b{color:#2f8a50}.stat.warn b{color:#b27800}.stat.bad b{color:#b8382f}
+.stat.good b,.good{color:${TONE_COLORS.good}}.stat.warn b,.warn{color:${TONE_COLORS.warn}}.stat.bad b,.bad{color:${TONE_COLORS.bad}}
+.dim{color:var(--muted)}
 section{grid-column:1/-1;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;min-width:0}
 section.half{grid-column:auto}
 @media (max-width:900px){main{grid-template-columns:1fr}section.half{grid-column:1/-1}}
 section h2{margin:0 0 4px;font-size:16px;font-weight:600}
 section p.intro{margin:0 0 12px;color:var(--muted)}
+section ul{margin:8px 0;padding-left:20px}
 svg.chart{display:block;max-width:100%;height:auto;font-family:inherit;overflow:visible}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.3px}
+table.fields th{width:1%;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr:last-child td{border-bottom:none}
-code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f7;border-radius:4px;padding:1px 4px}
+tr:last-child td,tr:last-child th{border-bottom:none}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${INK.code};border-radius:4px;padding:1px 4px}
 code.id{white-space:nowrap;display:inline-block;margin:1px 0;user-select:all}
 p.legend{margin:8px 0 0;color:var(--muted);font-size:12px}
 p.legend b{color:var(--ink);font-weight:600}
 .more{color:var(--muted);font-size:12px}
-.pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff}
-.move{background:#3b6fd8}.stay{background:#3a9d5d}.menu{background:#e3a21a}.unmatched{background:#c8463d}
+.pill{display:inline-block;border-radius:9px;padding:0 8px;font-size:12px;color:#fff;background:${CHART_COLORS.unknown}}
+.move{background:${VERDICT_COLORS.move}}.stay{background:${VERDICT_COLORS.stay}}.menu{background:${VERDICT_COLORS.menu}}.unmatched{background:${VERDICT_COLORS.unmatched}}
+.swatch{display:inline-block;width:12px;height:12px;vertical-align:-2px;margin-right:6px;border-radius:2px}
 .decision{border-top:1px solid var(--line);padding-top:12px;margin-top:12px}
 .decision:first-of-type{border-top:none;margin-top:0;padding-top:0}
 footer{max-width:1320px;margin:0 auto;padding:0 32px 32px;color:var(--muted);font-size:12px}
@@ -96,7 +102,7 @@ export function renderHtmlPage(page: HtmlPage): string {
   const sections = page.sections
     .map(
       (s) =>
-        `<section${s.half ? ' class="half"' : ''}><h2>${escapeHtml(s.title)}</h2>` +
+        `<section${s.half ? ' class="half"' : ''}>${s.title === undefined ? '' : `<h2>${escapeHtml(s.title)}</h2>`}` +
         `${s.intro ? `<p class="intro">${escapeHtml(s.intro)}</p>` : ''}${s.body}</section>`,
     )
     .join('\n');
@@ -142,16 +148,11 @@ export function htmlLegend(legend: Legend): string {
   return `<p class="legend">${items.join(' · ')}</p>`;
 }
 
-/** A paragraph of text. */
-export function htmlParagraph(text: string): string {
-  return `<p>${escapeHtml(text)}</p>`;
-}
-
 /** A verdict as a coloured pill. */
 export function htmlVerdict(kind: string): { html: string } {
   const known = kind === 'move' || kind === 'stay' || kind === 'menu' || kind === 'unmatched';
   return {
-    html: `<span class="pill${known ? ` ${kind}` : ''}"${known ? '' : ' style="background:#6b7385"'}>${escapeHtml(kind)}</span>`,
+    html: `<span class="pill${known ? ` ${kind}` : ''}">${escapeHtml(kind)}</span>`,
   };
 }
 
@@ -167,11 +168,6 @@ export function htmlIdList(ids: readonly string[], max = 2, chars = 64): { html:
   });
   const more = ids.length > max ? ` <span class="more">+${ids.length - max}</span>` : '';
   return { html: chips.join(' ') + more };
-}
-
-/** Text in a `<code>` span. */
-export function htmlCode(text: string): { html: string } {
-  return { html: `<code>${escapeHtml(text)}</code>` };
 }
 
 function cellHtml(c: HtmlCell): string {

@@ -8,20 +8,16 @@
  * datum has class `mark` (the browser test counts them) and a `<title>` tooltip; every label goes through
  * escapeHtml. An empty chart says so instead of drawing empty axes. Pure.
  */
+import { CHART_COLORS, INK as PAGE, SERIES_COLORS } from '../format/palette.js';
 import { escapeHtml } from './escapeHtml.js';
+import { clip, empty, formatNumber, niceTicks, open, r1, text } from './svgFrame.js';
 
-/** The colours the report uses for the four verdicts, and a neutral series palette. */
-export const VERDICT_COLORS = Object.freeze({
-  move: '#3b6fd8',
-  stay: '#3a9d5d',
-  menu: '#e3a21a',
-  unmatched: '#c8463d',
-});
-export const SERIES_COLORS = ['#3b6fd8', '#e3a21a', '#3a9d5d', '#c8463d', '#8a5cc7', '#2a9fb0'] as const;
-const INK = '#1d2330';
-const MUTED = '#6b7385';
-const GRID = '#e4e7ee';
-const MARK_COLOR = '#c8463d';
+export { formatNumber, formatPercent, niceTicks } from './svgFrame.js';
+
+const INK = PAGE.text;
+const MUTED = PAGE.muted;
+const GRID = PAGE.line;
+const MARK_COLOR = CHART_COLORS.threshold;
 
 /** One horizontal bar. */
 export interface BarDatum {
@@ -52,65 +48,6 @@ export interface ChartMarker {
 interface Frame {
   readonly title: string;
   readonly width?: number;
-}
-
-/** Number → short text: integers as is, others to three significant digits. */
-export function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  if (Number.isInteger(n)) return n.toLocaleString('en-US');
-  const abs = Math.abs(n);
-  if (abs >= 1000) return Math.round(n).toLocaleString('en-US');
-  if (abs >= 1) return n.toFixed(2).replace(/\.?0+$/, '');
-  return Number(n.toPrecision(3)).toString();
-}
-
-/** A share 0..1 as a percentage with one decimal, always (`20.0%` beside `21.9%`). */
-export function formatPercent(share: number): string {
-  if (!Number.isFinite(share)) return '–';
-  return `${(share * 100).toFixed(1)}%`;
-}
-
-const r1 = (n: number): string => (Math.round(n * 10) / 10).toString();
-
-function open(kind: string, width: number, height: number, title: string): string {
-  const t = escapeHtml(title);
-  return (
-    `<svg class="chart" data-chart="${kind}" viewBox="0 0 ${width} ${height}" ` +
-    `width="${width}" height="${height}" role="img" aria-label="${t}"><title>${t}</title>`
-  );
-}
-
-function text(x: number, y: number, content: string, attrs = ''): string {
-  return `<text x="${r1(x)}" y="${r1(y)}"${attrs ? ` ${attrs}` : ''}>${escapeHtml(content)}</text>`;
-}
-
-function empty(kind: string, width: number, title: string): string {
-  return (
-    open(kind, width, 60, title) +
-    text(width / 2, 34, 'no data', `text-anchor="middle" fill="${MUTED}" class="empty"`) +
-    '</svg>'
-  );
-}
-
-/** Cut a label to `max` characters (SVG text does not wrap). */
-function clip(label: string, max: number): string {
-  const chars = [...label];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : label;
-}
-
-/** Round tick values covering 0..max (or min..max), about `count` of them. */
-export function niceTicks(min: number, max: number, count = 5): number[] {
-  if (!(max > min)) return [min];
-  const raw = (max - min) / count;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
-  // Subnormal or huge ranges give a zero or non-finite step: fall back to the two ends.
-  if (!(step > 0) || !Number.isFinite(step) || (max - min) / step > 100) return [min, max];
-  const ticks: number[] = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) {
-    ticks.push(Number(v.toPrecision(12)));
-  }
-  return ticks.length > 0 ? ticks : [min, max];
 }
 
 /**
@@ -149,8 +86,8 @@ export function drawHorizontalBars(
   if (options.band && Number.isFinite(options.band.from) && Number.isFinite(options.band.to)) {
     const a = x(Math.min(options.band.from, options.band.to));
     const b = x(Math.max(options.band.from, options.band.to));
-    out += `<rect class="band" x="${r1(a)}" y="${top - 4}" width="${r1(Math.max(b - a, 1))}" height="${r1(height - top)}" fill="#fbe7b5" opacity="0.7"><title>${escapeHtml(options.band.title ?? options.band.label)}</title></rect>`;
-    out += text(a + 2, 12, options.band.label, `fill="#9a6b00" font-size="11"`);
+    out += `<rect class="band" x="${r1(a)}" y="${top - 4}" width="${r1(Math.max(b - a, 1))}" height="${r1(height - top)}" fill="${CHART_COLORS.band}" opacity="0.7"><title>${escapeHtml(options.band.title ?? options.band.label)}</title></rect>`;
+    out += text(a + 2, 12, options.band.label, `fill="${CHART_COLORS.bandLabel}" font-size="11"`);
   }
   data.forEach((d, i) => {
     const y = top + i * rowH;
@@ -348,7 +285,7 @@ export function drawHistogram(
     const tip = `${xFmt(b.from)}–${xFmt(b.to)}: ${formatNumber(b.count)}${b.part === undefined ? '' : ` (${formatNumber(part)} ${options.partLabel ?? 'marked'})`}`;
     out += `<rect class="mark" x="${r1(a + 0.5)}" y="${r1(py(b.count))}" width="${r1(w)}" height="${r1(py(0) - py(b.count))}" fill="${b.color ?? SERIES_COLORS[0]}"><title>${escapeHtml(tip)}</title></rect>`;
     if (part > 0) {
-      out += `<rect class="part" x="${r1(a + 0.5)}" y="${r1(py(part))}" width="${r1(w)}" height="${r1(py(0) - py(part))}" fill="${b.partColor ?? '#e3a21a'}"><title>${escapeHtml(tip)}</title></rect>`;
+      out += `<rect class="part" x="${r1(a + 0.5)}" y="${r1(py(part))}" width="${r1(w)}" height="${r1(py(0) - py(part))}" fill="${b.partColor ?? CHART_COLORS.nearTie}"><title>${escapeHtml(tip)}</title></rect>`;
     }
   }
   let legendX = width - right;
@@ -414,7 +351,7 @@ export function drawHeatmap(
       const v = cells[i]?.[j] ?? 0;
       const x = labelW + j * cell;
       const shade = v === 0 ? 0 : 0.15 + 0.85 * (v / max);
-      const fill = v === 0 ? '#f5f6f9' : `hsl(${hue} 85% ${r1(92 - shade * 50)}%)`;
+      const fill = v === 0 ? PAGE.emptyCell : `hsl(${hue} 85% ${r1(92 - shade * 50)}%)`;
       const cls = v === 0 ? 'cell' : 'mark cell';
       out += `<rect class="${cls}" x="${x + 1}" y="${y + 1}" width="${cell - 2}" height="${cell - 2}" fill="${fill}"><title>${escapeHtml(`${rLabel} × ${cLabel}: ${formatNumber(v)}`)}</title></rect>`;
       if (v > 0 && cell >= 26) {
@@ -423,7 +360,7 @@ export function drawHeatmap(
           x + cell / 2,
           y + cell / 2 + 4,
           compactCount(v),
-          `text-anchor="middle" font-size="10" fill="${dark ? '#fff' : INK}"`,
+          `text-anchor="middle" font-size="10" fill="${dark ? PAGE.card : INK}"`,
         );
       }
     });
