@@ -322,6 +322,13 @@ describe('replay: the per-scorer table', () => {
     ]);
   });
 
+  it('the router decides the order before the scorer, whatever their lengths', () => {
+    // 'a' + 'bd' and 'ab' + 'c' read alike if the two names ran together.
+    const recs = [moveAB({ router: 'ab', scorerName: 'c' }), moveAB({ router: 'a', scorerName: 'bd' })];
+    const r = replayDecisions(recs);
+    expect(r.scorers.map((row) => row.router)).toStrictEqual(['a', 'ab']);
+  });
+
   it('past maxScorers rows, new pairs are pooled into one (other) row at the end, whatever its size', () => {
     const recs = [
       moveAB({ scorerName: 'first' }),
