@@ -43,6 +43,7 @@ describe('replay: defaults', () => {
 
   it('with no config, nothing changes, nothing is listed and the selection is everything', () => {
     const r = replayDecisions([moveAB(), menuABC()]);
+    expect(r.kind).toBe('replay');
     expect(r.thresholds).toStrictEqual({});
     expect(r.where).toStrictEqual({});
     expect(r.selection).toBe('everything');
@@ -197,6 +198,20 @@ describe('replay: move, menu and changed menus', () => {
     expect(r.flips.menu.move).toBe(1);
     expect(r.menuToMove).toBe(1);
     expect(r.moveToMenu).toBe(0);
+    expect(r.menuChanged).toBe(0);
+  });
+
+  it('a stay that becomes a menu is not a move turned menu', () => {
+    const r = replayDecisions([clauseCase('agentfootprint-9.62')], { policy: 'contract' });
+    expect(r.flips.stay.menu).toBe(1);
+    expect(r.moveToMenu).toBe(0);
+  });
+
+  it('a menu that becomes a stay is not a menu turned move, nor a changed menu', () => {
+    const r = replayDecisions([clauseCase('contract')], { policy: 'agentfootprint-9.62' });
+    expect(r.flips.menu.stay).toBe(1);
+    expect(r.menuToMove).toBe(0);
+    expect(r.menuChanged).toBe(0);
   });
 
   it('a menu that stays a menu with a shorter list counts as menuChanged', () => {
@@ -204,12 +219,28 @@ describe('replay: move, menu and changed menus', () => {
     expect(r.flips.menu.menu).toBe(1);
     expect(r.menuChanged).toBe(1);
     expect(r.flipped).toBe(0);
+    expect(r.moveToMenu).toBe(0);
+    expect(r.menuToMove).toBe(0);
+  });
+
+  it('a menu that stays a menu with a longer list that starts with the old one counts as menuChanged', () => {
+    const d = menuABC({ policy: { nearTieMargin: 0.15, menuSize: 2 } });
+    expect(d.offered).toStrictEqual(['a', 'b']);
+    const r = replayDecisions([d], { thresholds: { menuSize: 3 } });
+    expect(r.menuChanged).toBe(1);
   });
 
   it('a menu that stays the same menu is not changed', () => {
     const r = replayDecisions([menuABC()], { thresholds: { nearTieMargin: 0.2 } });
     expect(r.flips.menu.menu).toBe(1);
     expect(r.menuChanged).toBe(0);
+  });
+
+  it('a menu with the same entries in another order counts as changed, even if some places agree', () => {
+    const d = menuABC();
+    expect(d.offered).toStrictEqual(['a', 'b', 'c']);
+    const r = replayDecisions([{ ...d, offered: ['a', 'c', 'b'] }]);
+    expect(r.menuChanged).toBe(1);
   });
 
   it('a menu with the same length but other entries counts as changed', () => {
@@ -329,6 +360,36 @@ describe('replay: the per-scorer table', () => {
     expect(r.scorers.map((row) => row.router)).toStrictEqual(['a', 'ab']);
   });
 
+  it('a missing name sorts after a present one, whichever of the two was seen first', () => {
+    for (const recs of [
+      [moveAB({ override: { router: undefined } }), moveAB({ router: 'r' })],
+      [moveAB({ router: 'r' }), moveAB({ override: { router: undefined } })],
+    ]) {
+      expect(replayDecisions(recs).scorers.map((row) => row.router)).toStrictEqual(['r', null]);
+    }
+    for (const recs of [
+      [moveAB({ override: { scorer: undefined } }), moveAB({ scorerName: 's' })],
+      [moveAB({ scorerName: 's' }), moveAB({ override: { scorer: undefined } })],
+    ]) {
+      expect(replayDecisions(recs).scorers.map((row) => row.scorer)).toStrictEqual(['s', null]);
+    }
+  });
+
+  it('rows with no router are ordered by scorer', () => {
+    for (const recs of [
+      [
+        moveAB({ scorerName: 'b', override: { router: undefined } }),
+        moveAB({ scorerName: 'a', override: { router: undefined } }),
+      ],
+      [
+        moveAB({ scorerName: 'a', override: { router: undefined } }),
+        moveAB({ scorerName: 'b', override: { router: undefined } }),
+      ],
+    ]) {
+      expect(replayDecisions(recs).scorers.map((row) => row.scorer)).toStrictEqual(['a', 'b']);
+    }
+  });
+
   it('past maxScorers rows, new pairs are pooled into one (other) row at the end, whatever its size', () => {
     const recs = [
       moveAB({ scorerName: 'first' }),
@@ -439,6 +500,33 @@ describe('replay: the flipped list', () => {
         toDetail: 'a',
       },
     ]);
+  });
+
+  it('a menu that becomes a stay has the menu as from-detail and no to-detail', () => {
+    const d = clauseCase('contract');
+    const r = replayDecisions([d], { listLimit: 1, policy: 'agentfootprint-9.62' });
+    expect(r.list).toStrictEqual([
+      {
+        traceId: d.traceId,
+        spanId: d.spanId,
+        router: 'desk',
+        scorer: 'embedding',
+        file: 'mem',
+        line: d.source.line,
+        timeUnixMs: d.timeUnixMs,
+        from: 'menu',
+        to: 'stay',
+        fromDetail: 'c, i',
+        gap: d.runnerUp!.gap,
+      },
+    ]);
+  });
+
+  it('a stay has no detail even when its record carries a list', () => {
+    const d = clauseCase('agentfootprint-9.62');
+    const r = replayDecisions([{ ...d, offered: ['c', 'i'] }], { listLimit: 1, policy: 'contract' });
+    expect(r.list).toHaveLength(1);
+    expect(r.list[0]).not.toHaveProperty('fromDetail');
   });
 
   it('a stay that becomes a menu has no from-detail and the menu as to-detail', () => {
