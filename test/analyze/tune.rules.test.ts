@@ -66,6 +66,11 @@ describe('tune: the config', () => {
     expect(() => resolveTuneConfig({ step: NaN })).toThrow(message);
     expect(resolveTuneConfig({ from: 0, to: 10_000, step: 1 }).to).toBe(10_000);
     expect(() => resolveTuneConfig({ from: 0, to: 10_001, step: 1 })).toThrow('got 1');
+    // The count is (to - from) / step + 1: a sweep starting above 0 is counted from its start.
+    expect(resolveTuneConfig({ from: 1, to: 10_001, step: 1 }).from).toBe(1);
+    expect(() => resolveTuneConfig({ from: 0, to: 2, step: 0.0001 })).toThrow('got 0.0001');
+    // A step of 0 is refused even when from = to (0 / 0 margins).
+    expect(() => resolveTuneConfig({ from: 0.2, to: 0.2, step: 0 })).toThrow(message);
   });
 
   it('each target must be a share within 0..1, and the message names the target', () => {
@@ -157,6 +162,15 @@ describe('tune: the sweep', () => {
     expect(t.curve.map((p) => p.nearTies)).toStrictEqual([0, 0, 0]);
   });
 
+  it('an unmatched decision never ties', () => {
+    const d = decision({ scores: [s('a', -0.1), s('b', -0.2)], policy: { nearTieMargin: 0.15, floor: 0 } });
+    expect(d.verdict).toBe('unmatched');
+    const t = tuneMargins([d], SWEEP);
+    expect(t.decisions).toBe(1);
+    expect(t.curve.map((p) => p.nearTies)).toStrictEqual([0, 0, 0]);
+    expect(t.curve.map((p) => p.verdicts.unmatched)).toStrictEqual([1, 1, 1]);
+  });
+
   it('a decision with one candidate alive never ties', () => {
     const lone = decision({ scores: [s('a', 0.6), s('b', -0.2)], policy: { floor: 0 } });
     expect(lone.runnerUp).toBeUndefined();
@@ -240,6 +254,10 @@ describe('tune: the sweep', () => {
     const t = tuneMargins([moveAB()], { ...SWEEP, targetMenuRate: 0.1 });
     expect(t.kind).toBe('tune');
     expect(t.caveat).toBe(TUNE_CAVEAT);
+    expect(TUNE_CAVEAT).toBe(
+      'tune sets rates, not accuracy: it shows how often each margin would have tied, offered a menu or moved — ' +
+        'not which margin routes correctly.',
+    );
     expect(t.sweep).toStrictEqual({ from: 0, to: 0.5, step: 0.25 });
     expect(t.targets).toStrictEqual({ menuRate: 0.1 });
     expect(tuneMargins([], { targetNearTieRate: 0.2 }).targets).toStrictEqual({ nearTieRate: 0.2 });
@@ -334,6 +352,11 @@ describe('tune: the recommendation', () => {
     });
   });
 
+  it('a near-tie target met exactly (rate equal to it) is met', () => {
+    const t = tuneMargins(ten(), { ...SWEEP, targetNearTieRate: 0.4 });
+    expect(t.recommendation).toMatchObject({ margin: 0.5, meets: true });
+  });
+
   it('two targets must both hold, and the reason names both', () => {
     // A stay-tie counts as a near-tie but not as a menu.
     const stayer = () =>
@@ -392,6 +415,40 @@ describe('tune: misroute marks', () => {
     expect(menu.verdict).toBe('menu');
     const t = tuneMargins([menu, marked()], SWEEP);
     expect(t.misroutes).toStrictEqual({ known: 2, unjoined: 0, caughtRecorded: 1, shareRecorded: 0.5 });
+  });
+
+  it('a mark caught exactly from the recommended margin counts as caught there', () => {
+    // marked: a menu from 0.25; mid (gap tanh(0.425) ≈ 0.40): a menu from 0.5. Menu rates 0, 0.1, 0.2.
+    const mid = decision({
+      scores: [s('a', 0.9), s('b', 0.05)],
+      policy: { nearTieMargin: 0.15, menuSize: 3 },
+    });
+    const recs = [marked(), mid, ...Array.from({ length: 8 }, () => farMove())];
+    const t = tuneMargins(recs, { ...SWEEP, targetMenuRate: 0.1 });
+    expect(t.recommendation!.margin).toBe(0.25);
+    expect(t.misroutes).toMatchObject({ known: 1, caughtRecommended: 1, shareRecommended: 1 });
+  });
+
+  it('a marked decision that ties as a stay under the recommended margin is not caught', () => {
+    const d = decision({
+      scores: [s('a', 0.6), s('b', 0.2)],
+      incumbent: 'b',
+      policy: { nearTieMargin: 0.15, floor: 0 },
+      override: { misroutes: [{ expected: 'b' }] },
+    });
+    const t = tuneMargins([d], { ...SWEEP, targetNearTieRate: 1 });
+    expect(t.recommendation!.margin).toBe(0.5);
+    expect(t.misroutes).toMatchObject({ known: 1, caughtRecommended: 0, shareRecommended: 0 });
+  });
+
+  it('without marks the report has no misroute key at all', () => {
+    expect(tuneMargins([moveAB()], SWEEP)).not.toHaveProperty('misroutes');
+  });
+
+  it('a turn record on a marked trace is not a mark', () => {
+    const traceId = tid('turn');
+    const t = tuneMargins([moveAB({ traceId }), turn({ traceId })], SWEEP);
+    expect(t).not.toHaveProperty('misroutes');
   });
 
   it('without a recommendation the misroute block has no recommended counts', () => {
@@ -456,6 +513,33 @@ describe('tune: misroute marks', () => {
     const recs: TraceRecord[] = [moveAB({ traceId }), moveAB(), moveAB(), misroute({ traceId })];
     expect(tuneMargins(recs, { ...SWEEP, joinWindow: 2 }).misroutes).toMatchObject({ known: 0, unjoined: 1 });
     expect(tuneMargins(recs, { ...SWEEP, joinWindow: 3 }).misroutes).toMatchObject({ known: 1, unjoined: 0 });
+  });
+
+  it('forgetting the oldest decision keeps the ones after it', () => {
+    const traceId = tid('second');
+    const recs: TraceRecord[] = [moveAB(), moveAB({ traceId }), moveAB(), misroute({ traceId })];
+    expect(tuneMargins(recs, { ...SWEEP, joinWindow: 2 }).misroutes).toMatchObject({ known: 1, unjoined: 0 });
+  });
+
+  it('a mark that came first joins its decision when the decision comes, before the window forgets it', () => {
+    const traceId = tid('first');
+    const d = moveAB({ traceId });
+    const recs: TraceRecord[] = [misroute({ traceId }), d, moveAB(), moveAB(), moveAB()];
+    expect(tuneMargins(recs, { ...SWEEP, joinWindow: 1 }).misroutes).toMatchObject({ known: 1, unjoined: 0 });
+  });
+
+  it('a join window of 0 or below keeps no decision for feedback, and does not fail', () => {
+    const traceId = tid('none');
+    for (const joinWindow of [0, -1]) {
+      const t = tuneMargins([moveAB({ traceId }), misroute({ traceId })], { ...SWEEP, joinWindow });
+      expect(t.misroutes).toMatchObject({ known: 0, unjoined: 1 });
+    }
+  });
+
+  it('marks of at most 100000 traces wait for their decisions; marks of further traces are dropped', () => {
+    const marks = Array.from({ length: 100_001 }, (_, i) => misroute({ traceId: tid(`m${i}`) }));
+    const t = tuneMargins(marks, SWEEP);
+    expect(t.misroutes).toMatchObject({ known: 0, unjoined: 100_000 });
   });
 
   it('the join window counts decisions, not traces: a trace of two decisions fills two places', () => {
@@ -535,6 +619,14 @@ describe('tune: the floor sweep', () => {
     ]);
   });
 
+  it('the same scorer name under two routers is two floor sweeps', () => {
+    const floors = tuneMargins([topAt(0.5, { router: 'r1' }), topAt(0.5, { router: 'r2' })], SWEEP).floors;
+    expect(floors.map((f) => [f.router, f.scorer])).toStrictEqual([
+      ['r1', 'embedding'],
+      ['r2', 'embedding'],
+    ]);
+  });
+
   it('at most 50 floorless scorers are swept; later ones are left out', () => {
     const recs = Array.from({ length: 51 }, (_, i) => topAt(0.5, { scorerName: `s${i}` }));
     const floors = tuneMargins(recs, SWEEP).floors;
@@ -558,6 +650,19 @@ describe('tune: the floor sweep', () => {
     expect(f.sampled).toBe(10);
     // 390 of 400 later decisions have top -5: a uniform sample of ten keeps some of them.
     expect(f.rows[0]!.floor).toBe(-5);
+  });
+
+  it('the sample is spread over the whole input: most of it comes from the many later decisions', () => {
+    const recs = Array.from({ length: 400 }, (_, i) => topAt(i < 10 ? 5 : -5));
+    const f = tuneMargins(recs, { ...SWEEP, floorSample: 10, floorShares: [0.5] }).floors[0]!;
+    // At least half of the ten kept have top -5 (a uniform sample keeps about 9.75 of them).
+    expect(f.rows[0]!.floor).toBe(-5);
+  });
+
+  it('a sample never holds more than floorSample decisions, however long the input', () => {
+    const recs = Array.from({ length: 3000 }, (_, i) => topAt((i % 100) / 100));
+    const f = tuneMargins(recs, { ...SWEEP, floorSample: 10, floorShares: [1] }).floors[0]!;
+    expect(f).toMatchObject({ decisions: 3000, sampled: 10 });
   });
 
   it('a sample as large as the input keeps every decision', () => {
