@@ -98,6 +98,8 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
   const prefix = TRACE_ID_PREFIX.test(target) ? target.toLowerCase() : undefined;
   // Records of the first trace the prefix matched, and the other trace ids it matched (for the message).
   const byPrefix: { seq: number; record: TraceRecord }[] = [];
+  // Records of that trace past maxRecords: truncated, should the prefix turn out to be the match.
+  let prefixTruncated = 0;
   let prefixTrace: string | undefined;
   const otherPrefixTraces = new Set<string>();
   const kept: { seq: number; record: TraceRecord }[] = [];
@@ -128,6 +130,7 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         prefixTrace ??= id;
         if (id === prefixTrace) {
           if (byPrefix.length < cfg.maxRecords) byPrefix.push(item);
+          else prefixTruncated++;
         } else if (otherPrefixTraces.size < MAX_AMBIGUOUS) otherPrefixTraces.add(id);
       } else if (record.conversationId === undefined) {
         if (pending.length < cfg.maxPending) pending.push(item);
@@ -141,6 +144,7 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         else {
           matchedBy.add('trace');
           for (const item of byPrefix) keep(item);
+          truncated += prefixTruncated;
         }
       }
       const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));

@@ -119,6 +119,23 @@ describe('explain: joins, order and caps', () => {
     expect(explainDecisions(marks, 'nothing', { maxPending: 1 }).pendingDropped).toBe(0);
   });
 
+  it('records of a prefix-matched trace past maxRecords are counted as truncated, like any match', () => {
+    const t = `abcdef01${'5'.repeat(24)}`;
+    const recs = [1, 2, 3].map((ms) => one({ traceId: t, timeUnixMs: ms }));
+    const r = explainDecisions(recs, 'abcdef01', { maxRecords: 2 });
+    expect(r.entries).toHaveLength(2);
+    expect(r.truncated).toBe(1);
+  });
+
+  it('an ambiguous prefix truncates nothing: it keeps nothing', () => {
+    const t = `abcdef01${'5'.repeat(24)}`;
+    const recs = [1, 2, 3].map(() => one({ traceId: t }));
+    const other = one({ traceId: `abcdef01${'6'.repeat(24)}` });
+    const r = explainDecisions([...recs, other], 'abcdef01', { maxRecords: 2 });
+    expect(r.ambiguous).toHaveLength(2);
+    expect(r.truncated).toBe(0);
+  });
+
   it('joined records count against maxRecords too', () => {
     const d = one({ conversationId: 'c1' });
     const marks = [1, 2].map(() => misroute({ traceId: d.traceId }));
