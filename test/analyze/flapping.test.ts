@@ -325,6 +325,23 @@ describe('flapping: bounces', () => {
     expect(r.topConversations[0]!.examples[0]).toMatchObject({ fromTurn: 3, toTurn: 5 });
   });
 
+  it('a move to the skill the conversation is on moves nowhere, and does not hide a bounce', () => {
+    expect(findFlapping(conversation('c1', '?>A A>B B>B B>A')).bounces).toBe(1);
+  });
+
+  it('a decision with no incumbent recorded keeps where the conversation was', () => {
+    // The third decision names no incumbent: the conversation is still on B, so the move to A returns.
+    expect(findFlapping(conversation('c1', '?>A A>B ?>A')).bounces).toBe(1);
+  });
+
+  it('a conversation id equal to a trace id is another conversation than that trace', () => {
+    const traceId = 'shared'.padStart(32, '0');
+    const recs = [d(traceId, '?>A'), d(undefined, '?>B', { traceId: 'shared' })];
+    const r = findFlapping(recs);
+    expect(r.conversations).toBe(2);
+    expect(r.conversationsKeyedByTrace).toBe(1);
+  });
+
   it('a move with no target moves nowhere', () => {
     const recs = conversation('c1', '?>A A>B B>A');
     const { to: _to, ...noTarget } = recs[2]!;
