@@ -151,6 +151,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       b.decisions++;
       if (tie) b.nearTies++;
       b.verdicts[d.verdict]++;
+      // Stryker disable next-line EqualityOperator: equivalent — widen() itself does nothing until there are more than maxBuckets.
       if (buckets.size > cfg.maxBuckets) widen();
     }
 
@@ -168,6 +169,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       const top = d.ranked[0]?.id;
       const second = d.runnerUp?.id;
       if (top !== undefined && second !== undefined && top !== second) {
+        // Stryker disable next-line EqualityOperator: equivalent — the two skills differ (checked above), and either order gives the same symmetric cells and the same involvement.
         const [a, b] = top < second ? [top, second] : [second, top];
         const key = JSON.stringify([a, b]);
         const p = pairs.get(key);
@@ -211,6 +213,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
         involvement.set(p.b, (involvement.get(p.b) ?? 0) + p.n);
       }
       const skills = [...involvement]
+        // Stryker disable next-line EqualityOperator: equivalent — skill names in the map are distinct, so they are never equal.
         .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
         .slice(0, cfg.maxSkills)
         .map(([id]) => id);

@@ -203,6 +203,24 @@ describe('chart digest: tied pairs', () => {
     expect(g.tiedPairs.skills).toStrictEqual([]);
   });
 
+  it('a near-tie recorded without its runner-up has no pair', () => {
+    const { runnerUp: _r, ...d } = tie('a', 'b');
+    const g = digestForCharts([d as DecisionRecord]);
+    expect(g.nearTies).toBe(1);
+    expect(g.tiedPairs.skills).toStrictEqual([]);
+  });
+
+  it('a pair whose first skill is not shown is not shown, even when its second is', () => {
+    // b: 3, c: 2, a: 1; two skills shown: b and c. The pair {a, b} is not shown.
+    const g = digestForCharts([tie('b', 'c'), tie('c', 'b'), tie('a', 'b')], { maxSkills: 2 });
+    expect(g.tiedPairs.skills).toStrictEqual(['b', 'c']);
+    expect(g.tiedPairs.cells).toStrictEqual([
+      [0, 2],
+      [2, 0],
+    ]);
+    expect(g.tiedPairs.notShown).toBe(1);
+  });
+
   it('skills are ordered by how many near-ties they are in, then by name', () => {
     const g = digestForCharts([tie('d', 'c'), tie('b', 'a'), tie('c', 'a')]);
     // a: 2, c: 2, b: 1, d: 1.
@@ -246,6 +264,14 @@ describe('chart digest: per scorer', () => {
       { router: 'desk', scorer: 'emb', decisions: 2, floorless: 2, nearTies: 1 },
       { router: 'desk', scorer: 'kw', decisions: 1, floorless: 0, nearTies: 0 },
       { router: null, scorer: null, decisions: 1, floorless: 1, nearTies: 0 },
+    ]);
+  });
+
+  it('the same scorer name under two routers is two rows', () => {
+    const rows = digestForCharts([far({ router: 'r1' }), far({ router: 'r2' })]).scorers;
+    expect(rows.map((r) => [r.router, r.scorer])).toStrictEqual([
+      ['r1', 'embedding'],
+      ['r2', 'embedding'],
     ]);
   });
 

@@ -197,6 +197,8 @@ describe('flapping', () => {
     const r = findFlapping([recs[2]!, recs[0]!, recs[1]!]);
     expect(r.bounces).toBe(1);
     expect(r.outOfOrder).toBe(0);
+    // Judged in arrival order the bounce would run from turn 1; in time order it is A → B at 2, back at 3.
+    expect(r.topConversations[0]!.examples[0]).toMatchObject({ fromTurn: 2, toTurn: 3 });
   });
 
   it('a record later than the reorder window is counted as out of order', () => {
@@ -347,6 +349,22 @@ describe('flapping: bounces', () => {
     const { to: _to, ...noTarget } = recs[2]!;
     const r = findFlapping([recs[0]!, recs[1]!, noTarget as DecisionRecord]);
     expect(r.bounces).toBe(0);
+    // The conversation is still on B: the next move back to A is a bounce.
+    expect(findFlapping([recs[0]!, recs[1]!, noTarget as DecisionRecord, d('c1', 'B>A')]).bounces).toBe(1);
+  });
+
+  it('only a move moves: a stay that carries a target stays', () => {
+    const recs = conversation('c1', '?>A A>B B=');
+    const r = findFlapping([recs[0]!, recs[1]!, { ...recs[2]!, to: 'A' }]);
+    expect(r.bounces).toBe(0);
+  });
+
+  it('a lone candidate kept as incumbent has no challenger and no runner-up to read', () => {
+    const base = d('c1', 'A=');
+    const { runnerUp: _r, ...lone } = base;
+    const single = { ...lone, ranked: [{ id: 'A', score: 0.9, relevance: 1 }] } as DecisionRecord;
+    const r = findFlapping([single]);
+    expect(r).toMatchObject({ decisions: 1, nearTieStays: 0 });
   });
 
   it('bounces count per pair and per conversation: two conversations on one pair', () => {
@@ -639,13 +657,70 @@ describe('flapping: the report', () => {
     ]);
   });
 
-  it('pairs are compared skill by skill, not as run-together text', () => {
+  it('pairs are compared skill by skill, not as run-together text, whichever is seen first', () => {
     // ['a', 'bd'] and ['ab', 'c']: joined without a separator 'abc' < 'abd' would put ['ab', 'c'] first.
-    const recs = [...conversation('c1', '?>ab ab>c c>ab'), ...conversation('c2', '?>a a>bd bd>a')];
-    expect(findFlapping(recs).topPairs.map((p) => p.pair)).toStrictEqual([
-      ['a', 'bd'],
-      ['ab', 'c'],
+    const first = conversation('c1', '?>ab ab>c c>ab');
+    const second = conversation('c2', '?>a a>bd bd>a');
+    for (const recs of [
+      [...first, ...second],
+      [...second, ...first],
+    ]) {
+      expect(findFlapping(recs).topPairs.map((p) => p.pair)).toStrictEqual([
+        ['a', 'bd'],
+        ['ab', 'c'],
+      ]);
+    }
+  });
+
+  it('the rankings do not depend on the order conversations arrive in', () => {
+    const convs = [
+      conversation('b-more-stays', '?>A A>B B>A A~B'),
+      conversation('z-plain', '?>A A>B B>A'),
+      conversation('a-plain', '?>A A>B B>A'),
+      conversation('y-longer', '?>A A>B B>A A='),
+      conversation('top', '?>A A>B B>A A>B'),
+      conversation('a-plain', '?>C C>D D>C').map((x) => ({ ...x, router: 'another' })),
+      conversation('k', '?>E E>F F>E E~F'),
+      conversation('m', '?>G G>H H>G'),
+    ];
+    const rank = (list: DecisionRecord[][]) => {
+      const r = findFlapping(list.flat());
+      return [r.topConversations.map((c) => `${c.id}/${c.router}`), r.topPairs.map((p) => p.pair.join(''))];
+    };
+    const forward = rank(convs);
+    expect(rank([...convs].reverse())).toStrictEqual(forward);
+    expect(forward[0]).toStrictEqual([
+      'top/desk',
+      'b-more-stays/desk',
+      'k/desk',
+      'y-longer/desk',
+      'a-plain/another',
+      'a-plain/desk',
+      'm/desk',
+      'z-plain/desk',
     ]);
+    expect(forward[1]).toStrictEqual(['AB', 'EF', 'CD', 'GH']);
+  });
+
+  it('a conversation or pair with no router ranks before a named router on a tie', () => {
+    const named = conversation('c', '?>A A>B B>A').map((x) => ({ ...x, router: 'A' }));
+    const bare = conversation('c', '?>A A>B B>A').map((x) => {
+      const { router: _r, ...rest } = x;
+      return rest as DecisionRecord;
+    });
+    for (const recs of [
+      [...named, ...bare],
+      [...bare, ...named],
+    ]) {
+      const r = findFlapping(recs);
+      expect(r.topConversations.map((c) => c.router)).toStrictEqual([undefined, 'A']);
+      expect(r.topPairs.map((p) => p.router)).toStrictEqual([undefined, 'A']);
+    }
+  });
+
+  it("a pair's flaps are its bounces plus its stay runs", () => {
+    const r = findFlapping(conversation('c1', '?>A A>B B>A A~B A~B A~B'));
+    expect(r.topPairs[0]).toMatchObject({ bounces: 1, stayRuns: 1, flaps: 2 });
   });
 
   it('a pair that only met in decisive decisions is not listed; one with near-tie stays alone is', () => {
