@@ -701,6 +701,31 @@ describe('tune: the floor sweep', () => {
 });
 
 describe('tune: the behaviour', () => {
+  it('a floor row leaves out a decision the settled behaviour cannot decide under that floor', () => {
+    // d: a near-tie kept by an incumbent that the record limit cut off. 9.62 decides it (it stays on any
+    // near-tie), the contract cannot (it asks whether the incumbent is alive). It is swept while its service
+    // looks like 9.62 (one 9.62 decision before it); two contract decisions after it settle the service as the
+    // contract before the floor sweep.
+    const d = decision({
+      scores: [s('a', 0.9), s('b', 0.85), s('c', 0.8), s('inc', 0.1)],
+      incumbent: 'inc',
+      maxCandidates: 3,
+      policy: { nearTieMargin: 0.5 },
+      service: 'S',
+    });
+    const weak = decision({ scores: [s('x', -5), s('y', -6)], policy: { nearTieMargin: 0.5 }, service: 'S' });
+    const contract = () => clauseCase('contract', { service: 'S' });
+    const recs = [clauseCase('agentfootprint-9.62', { service: 'S' }), d, weak, contract(), contract()];
+    const t = tuneMargins(recs, { ...SWEEP, floorShares: [0.5] });
+    expect(t).toMatchObject({ decisions: 5, undecidable: 0 });
+    expect(t.policy.services).toMatchObject([{ service: 'S', semantics: 'contract' }]);
+    expect(t.floors[0]).toMatchObject({ decisions: 2, sampled: 2 });
+    // Floor -5 (the weaker top): weak is unmatched; d cannot be decided, so the rates are over weak alone.
+    expect(t.floors[0]!.rows).toStrictEqual([
+      { share: 0.5, floor: -5, unmatchedRate: 1, nearTieRate: 0, menuRate: 0 },
+    ]);
+  });
+
   it('under auto each decision is swept by the behaviour its service shows, and services are listed', () => {
     const t = tuneMargins([clauseCase('agentfootprint-9.62')], SWEEP);
     // 9.62 stays on a near-tie: the curve shows a stay, never a menu.
