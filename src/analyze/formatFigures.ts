@@ -23,10 +23,12 @@ export function formatScoreValue(x: number): string {
   const spelled = spellNonFinite(x);
   if (spelled !== undefined) return spelled;
   const smallest = 10 ** -SCORE_DECIMALS;
-  if (x !== 0 && Math.abs(x) < smallest / 2)
-    return x > 0 ? `<${smallest.toFixed(SCORE_DECIMALS)}` : `>-${smallest.toFixed(SCORE_DECIMALS)}`;
   const text = x.toFixed(SCORE_DECIMALS);
-  return text.startsWith('-') && Number(text) === 0 ? text.slice(1) : text;
+  // Decided on the rounded text: a threshold of smallest / 2 misses values a hair below it that still round to 0.
+  if (x !== 0 && Number(text) === 0)
+    // Stryker disable next-line EqualityOperator: equivalent — x is not 0 here.
+    return x > 0 ? `<${smallest.toFixed(SCORE_DECIMALS)}` : `>-${smallest.toFixed(SCORE_DECIMALS)}`;
+  return text;
 }
 
 /** A threshold as it was set: the shortest text that reads back as the number (`0.15`, `0`, `2.5e-7`). */

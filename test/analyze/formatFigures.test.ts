@@ -30,6 +30,12 @@ describe('formatScoreValue', () => {
     expect(formatScoreValue(-0.00005)).toBe('-0.0001');
   });
 
+  it('every non-zero value that four decimals would show as zero is written as below the smallest step', () => {
+    // 10 ** -4 / 2 is a hair below 0.00005 in floating point, so toFixed(4) rounds it down to 0.0000.
+    expect(formatScoreValue(10 ** -4 / 2)).toBe('<0.0001');
+    expect(formatScoreValue(-(10 ** -4) / 2)).toBe('>-0.0001');
+  });
+
   it('a negative value that rounds to zero loses its minus sign', () => {
     expect(formatScoreValue(-0)).toBe('0.0000');
   });
