@@ -213,7 +213,6 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
         involvement.set(p.b, (involvement.get(p.b) ?? 0) + p.n);
       }
       const skills = [...involvement]
-        // Stryker disable next-line EqualityOperator: equivalent — skill names in the map are distinct, so they are never equal.
         .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
         .slice(0, cfg.maxSkills)
         .map(([id]) => id);

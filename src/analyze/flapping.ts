@@ -377,7 +377,6 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
           flaps: p.bounces + p.stayRuns,
           conversations: p.conversations,
         }))
-        // Stryker disable next-line EqualityOperator: equivalent — a pair is tallied only for a bounce, a stay run or a near-tie stay, so it always has one.
         .filter((p) => p.flaps > 0 || p.nearTieStays > 0)
         .sort(comparePairs)
         .slice(0, cfg.top);

@@ -15,6 +15,7 @@ export const SCORE_DECIMALS = 4;
 /** Non-finite values spelled out, or undefined for a finite one. */
 function spellNonFinite(x: number): string | undefined {
   if (Number.isFinite(x)) return undefined;
+  // Stryker disable next-line EqualityOperator: equivalent — x is infinite here, never 0.
   return Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity';
 }
 
@@ -55,6 +56,7 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
 function decimalsOf(x: number): number {
   const text = formatThreshold(x);
   const dot = text.indexOf('.');
+  // Stryker disable next-line EqualityOperator: equivalent — a number's text never starts with its dot.
   return /e/i.test(text) ? 10 : dot < 0 ? 0 : text.length - dot - 1;
 }
 

@@ -98,6 +98,13 @@ describe('explain: joins, order and caps', () => {
     ]);
   });
 
+  it('a joined record at the same time as a kept one keeps its place in the input', () => {
+    const d = one({ conversationId: 'c1', timeUnixMs: 5 });
+    const mark = misroute({ traceId: d.traceId, timeUnixMs: 5 });
+    const r = explainDecisions([mark, d], 'c1');
+    expect(r.entries.map((e) => e.kind)).toStrictEqual(['misroute', 'decision']);
+  });
+
   it("a record of the conversation's trace that names another conversation is not joined", () => {
     const d = one({ conversationId: 'c1' });
     const other = one({ traceId: d.traceId, conversationId: 'c2' });
@@ -151,6 +158,7 @@ describe('explain: joins, order and caps', () => {
     const tr = turn({ traceId: b.traceId, timeUnixMs: 20 });
     const r = explainDecisions([a, again, b, tr], 'c');
     expect(r.traceIds).toStrictEqual([b.traceId, a.traceId]);
+    expect(r.conversationIds).toStrictEqual(['c']);
     expect(r.entries.map((e) => e.kind)).toStrictEqual(['decision', 'turn', 'decision', 'decision']);
     expect(r.decisions).toBe(3);
     expect(r.entries[1]).toStrictEqual({ kind: 'turn', record: tr });
@@ -277,6 +285,11 @@ describe('describeVerdict: every sentence', () => {
   it('a near-tie with nothing ranked names the top as ?', () => {
     const d = decision({ scores: [s('a', 1), s('b', 0.95)], incumbent: 'b' });
     expect(describeVerdict({ ...d, ranked: [] })).toMatch(/^\? and b were within a gap of /);
+  });
+
+  it('with nothing ranked, a stay is won by its incumbent', () => {
+    const d = decision({ scores: [s('a', 1), s('b', 0)], incumbent: 'a' });
+    expect(describeVerdict({ ...d, ranked: [] })).toMatch(/^a beat b by a gap of /);
   });
 
   it('a move that was not decisive says "yet"', () => {
