@@ -27,6 +27,14 @@ const files = process.env.MUTATE_FILES
   ? process.env.MUTATE_FILES.split(',')
   : (CORE_OF[folder] ?? [`src/${folder}/**/*.ts`]);
 
+function concurrencyOf(value) {
+  if (value === undefined || value === '') return 2;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`MUTATE_CONCURRENCY must be a whole number >= 1, not '${value}'`);
+  return n;
+}
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -42,8 +50,9 @@ export default {
     '!src/record/**',
   ],
   coverageAnalysis: 'perTest',
-  // Two cores, shared: one test process per core.
-  concurrency: 2,
+  // Two cores: one test process per core. On a machine shared with others, MUTATE_CONCURRENCY=1 keeps a run to
+  // one test process.
+  concurrency: concurrencyOf(process.env.MUTATE_CONCURRENCY),
   timeoutMS: 5_000,
   ignoreStatic: false,
   reporters: ['clear-text', 'progress', 'html', 'json'],

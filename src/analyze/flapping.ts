@@ -197,6 +197,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
   let finished = false;
 
   const tallyPair = (state: ConversationState, a: string, b: string): PairTally => {
+    // Stryker disable next-line EqualityOperator: equivalent — the two skills of a pair always differ.
     const sorted: [string, string] = a < b ? [a, b] : [b, a];
     const key = groupKey(state.router, sorted[0], sorted[1]);
     let tally = pairs.get(key);
@@ -248,6 +249,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
     state.run = undefined;
     if (run === undefined || run.length < cfg.minStayRun) return;
     state.stayRuns++;
+    // Stryker disable next-line EqualityOperator: equivalent — replacing the longest with an equal length changes nothing.
     if (run.length > state.longestStayRun) state.longestStayRun = run.length;
     for (const c of run.challengers) tallyPair(state, run.incumbent, c).stayRuns++;
     keepExample(state, {
@@ -334,10 +336,12 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
           stayRuns: 0,
           longestStayRun: 0,
           examples: [],
+          // Stryker disable next-line ArrayDeclaration: equivalent — the list holds pair indexes (numbers); a stray string is never one of them.
           pairsSeen: [],
         };
         conversations.set(key, state);
       }
+      // Stryker disable next-line UpdateOperator: equivalent — a step's seq is not read (equal times keep arrival order by insertion).
       const step = toStep(record, seq++);
       if (step.t < state.lastFlushed) outOfOrder++;
       insertByTime(state.buffer, step);

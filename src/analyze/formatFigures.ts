@@ -15,6 +15,7 @@ export const SCORE_DECIMALS = 4;
 /** Non-finite values spelled out, or undefined for a finite one. */
 function spellNonFinite(x: number): string | undefined {
   if (Number.isFinite(x)) return undefined;
+  // Stryker disable next-line EqualityOperator: equivalent — x is infinite here, never 0.
   return Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity';
 }
 
@@ -23,10 +24,12 @@ export function formatScoreValue(x: number): string {
   const spelled = spellNonFinite(x);
   if (spelled !== undefined) return spelled;
   const smallest = 10 ** -SCORE_DECIMALS;
-  if (x !== 0 && Math.abs(x) < smallest / 2)
-    return x > 0 ? `<${smallest.toFixed(SCORE_DECIMALS)}` : `>-${smallest.toFixed(SCORE_DECIMALS)}`;
   const text = x.toFixed(SCORE_DECIMALS);
-  return text.startsWith('-') && Number(text) === 0 ? text.slice(1) : text;
+  // Decided on the rounded text: a threshold of smallest / 2 misses values a hair below it that still round to 0.
+  if (x !== 0 && Number(text) === 0)
+    // Stryker disable next-line EqualityOperator: equivalent — x is not 0 here.
+    return x > 0 ? `<${smallest.toFixed(SCORE_DECIMALS)}` : `>-${smallest.toFixed(SCORE_DECIMALS)}`;
+  return text;
 }
 
 /** A threshold as it was set: the shortest text that reads back as the number (`0.15`, `0`, `2.5e-7`). */
@@ -53,6 +56,7 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
 function decimalsOf(x: number): number {
   const text = formatThreshold(x);
   const dot = text.indexOf('.');
+  // Stryker disable next-line EqualityOperator: equivalent — a number's text never starts with its dot.
   return /e/i.test(text) ? 10 : dot < 0 ? 0 : text.length - dot - 1;
 }
 

@@ -282,7 +282,10 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
       finished = true;
       const settled = audit.finish();
       const rows = [...scorers.values()].map((r) => ({ ...r }));
-      rows.sort((a, b) => b.decisions - a.decisions || key(a).localeCompare(key(b)));
+      rows.sort(
+        (a, b) =>
+          b.decisions - a.decisions || compareName(a.router, b.router) || compareName(a.scorer, b.scorer),
+      );
       if (pooled !== undefined) rows.push({ ...pooled });
       let flippedCount = 0;
       for (const from of VERDICT_KINDS) {
@@ -334,8 +337,12 @@ export function replayDecisions(
   return analysis.finish();
 }
 
-function key(r: ScorerFloorChange): string {
-  return `${r.router ?? '\uffff'}\u0000${r.scorer ?? '\uffff'}`;
+/** Names in locale order, a missing name last. (Compared one field at a time: localeCompare ignores a NUL.) */
+function compareName(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a.localeCompare(b);
 }
 
 function detail(
@@ -349,6 +356,7 @@ function detail(
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent — b is a replayed menu's list, never undefined, so `b === undefined` and `a === b` only ever answer false.
   if (a === undefined || b === undefined) return a === b;
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -115,11 +115,14 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
     if (isFloorless(d)) floorless++;
     if (d.error) errors++;
     misroutes += d.misroutes.length;
+    // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same first time.
     if (d.timeUnixMs < firstMs) firstMs = d.timeUnixMs;
+    // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same last time.
     if (d.timeUnixMs > lastMs) lastMs = d.timeUnixMs;
     const { seq } = audit.add(d);
     for (const a of detectThresholdAnomalies(d)) {
       anomalies[a.kind]++;
+      // Stryker disable next-line EqualityOperator: equivalent — the merged list is cut to maxExamples at the end; this cap only bounds memory.
       if (examples.length < cfg.maxExamples) examples.push({ seq, example: { ...a, at: locate(d) } });
     }
   };
@@ -221,5 +224,6 @@ export function compareNames(a: string | null | undefined, b: string | null | un
   if (a === b) return 0;
   if (a === null || a === undefined) return 1;
   if (b === null || b === undefined) return -1;
+  // Stryker disable next-line EqualityOperator: equivalent — equal names returned 0 above.
   return a < b ? -1 : 1;
 }
