@@ -91,22 +91,21 @@ export function writeRoutingAttributes(
   const kept = Math.min(total, limit);
   const floor = policy.floor ?? scorer.floor;
 
-  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
-  const ids = new Array<string>(kept);
-  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
-  const scores = new Array<number>(kept);
-  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
-  const relevances = new Array<number>(kept);
+  // Grown by push, so they stay packed: the SDK walks each array again to validate and copy it, and a walk over
+  // a holey array (what `new Array(n)` makes) checks every slot for a hole.
+  const ids: string[] = [];
+  const scores: number[] = [];
+  const relevances: number[] = [];
   let nonFiniteIndexes: number[] | undefined;
   let nonFiniteValues: string[] | undefined;
   for (let i = 0; i < kept; i++) {
     const c = ranked[i]!;
-    ids[i] = c.id;
-    relevances[i] = Number.isFinite(c.relevance) ? c.relevance : 0;
+    ids.push(c.id);
+    relevances.push(Number.isFinite(c.relevance) ? c.relevance : 0);
     if (Number.isFinite(c.score)) {
-      scores[i] = c.score;
+      scores.push(c.score);
     } else {
-      scores[i] = 0;
+      scores.push(0);
       (nonFiniteIndexes ??= []).push(i);
       (nonFiniteValues ??= []).push(encodeNumber(c.score) as string);
     }
