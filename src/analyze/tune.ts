@@ -13,7 +13,7 @@
  * what the service has shown so far, the floor sweep (replayed at the end) by the settled behaviour.
  * Pure. No I/O.
  */
-import type { PolicySemantics, Tier2VerdictKind } from '../policy/types.js';
+import type { PolicySemantics } from '../policy/types.js';
 import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../record/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
@@ -27,6 +27,13 @@ import {
 } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 import { groupKey } from './groupKey.js';
+import { buildCurve, firstAbove, recommend, summarizeMisroutes } from './tuneCurve.js';
+import type { MisrouteCatch, Swept, TunePoint, TuneRecommendation } from './tuneCurve.js';
+import { sweepFloors } from './tuneFloorSweep.js';
+import type { FloorSweep } from './tuneFloorSweep.js';
+
+export type { MisrouteCatch, TunePoint, TuneRecommendation } from './tuneCurve.js';
+export type { FloorSweep, FloorSweepRow } from './tuneFloorSweep.js';
 
 /** What to sweep and what to aim for. */
 export interface TuneConfig {
@@ -99,66 +106,6 @@ export function sweepMargins(cfg: Pick<TuneConfig, 'from' | 'to' | 'step'>): num
   return out;
 }
 
-/** One point of the curve. */
-export interface TunePoint {
-  readonly margin: number;
-  readonly verdicts: VerdictCounts;
-  readonly nearTies: number;
-  readonly nearTieRate: number;
-  readonly menuRate: number;
-  readonly moveRate: number;
-  readonly stayRate: number;
-  /** Known misroutes this margin would have turned into a menu (present when marks exist). */
-  readonly misroutesCaught?: number;
-}
-
-/** The recommended margin and why. */
-export interface TuneRecommendation {
-  readonly margin: number;
-  /** True when the margin meets every target; false = not even the narrowest swept margin does. */
-  readonly meets: boolean;
-  readonly reason: string;
-  readonly point: TunePoint;
-}
-
-/** What the misroute marks say about the recommendation. */
-export interface MisrouteCatch {
-  /** Decisions marked misrouted (by an event on their span or a feedback span joined by trace). */
-  readonly known: number;
-  /** Feedback marks whose trace held no decision in the input (or one too old to join). */
-  readonly unjoined: number;
-  /** Of `known`, recorded as a menu. */
-  readonly caughtRecorded: number;
-  readonly shareRecorded: number;
-  /** Of `known`, a menu under the recommended margin (absent without a recommendation). */
-  readonly caughtRecommended?: number;
-  readonly shareRecommended?: number;
-}
-
-/** The floor sweep for one floorless router/scorer. */
-export interface FloorSweep {
-  readonly router: string | null;
-  readonly scorer: string | null;
-  readonly decisions: number;
-  /** Decisions replayed (a uniform sample when `decisions` is larger). */
-  readonly sampled: number;
-  readonly rows: readonly {
-    readonly share: number;
-    readonly floor: number;
-    readonly unmatchedRate: number;
-    readonly nearTieRate: number;
-    readonly menuRate: number;
-  }[];
-  /**
-   * With a target unmatched rate: the highest floor (a recorded top score) whose replayed unmatched rate stays at
-   * or below it, with the rates it gives; absent when even the weakest top score would exceed the target.
-   */
-  readonly recommended?: FloorSweepRow;
-}
-
-/** One floor of a floor sweep and the rates it gives on replay. */
-export type FloorSweepRow = Omit<FloorSweep['rows'][number], 'share'>;
-
 /** The tune report. */
 export interface TuneReport {
   readonly kind: 'tune';
@@ -203,14 +150,6 @@ export interface TuneAnalysis {
 export const TUNE_CAVEAT =
   'tune sets rates, not accuracy: it shows how often each margin would have tied, offered a menu or moved — ' +
   'not which margin routes correctly.';
-
-/** A decision reduced to what the sweep needs: its verdict when decisive, when tied, and its gap bin. */
-interface Swept {
-  readonly decisive: Tier2VerdictKind;
-  readonly tied: Tier2VerdictKind;
-  /** First grid index whose margin exceeds the gap (the decision ties from there on); grid length = never. */
-  readonly bin: number;
-}
 
 const MAX_FLOORLESS_SCORERS = 50;
 const MAX_MARKED_TRACES = 100_000;
@@ -438,185 +377,4 @@ export function tuneMargins(records: Iterable<TraceRecord>, config: Partial<Tune
   const analysis = createTuneAnalysis(config);
   for (const r of records) analysis.add(r);
   return analysis.finish();
-}
-
-/** The first index whose margin is strictly above `gap` (a gap ties under margin m iff gap < m). */
-function firstAbove(margins: readonly number[], gap: number): number {
-  let lo = 0;
-  let hi = margins.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (margins[mid]! > gap) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function buildCurve(
-  margins: readonly number[],
-  counts: ReadonlyMap<string, number[]>,
-  decisions: number,
-  marked: readonly Swept[] | undefined,
-): TunePoint[] {
-  const totals = new Map<string, number>();
-  for (const [key, bins] of counts)
-    totals.set(
-      key,
-      bins.reduce((a, b) => a + b, 0),
-    );
-  const running = new Map<string, number>([...counts.keys()].map((k) => [k, 0]));
-  return margins.map((margin, k) => {
-    const verdicts = createVerdictCounts();
-    let nearTies = 0;
-    for (const [key, bins] of counts) {
-      // Bin K (never ties within the sweep) is never reached here, since k < K.
-      const tied = running.get(key)! + bins[k]!;
-      running.set(key, tied);
-      const [decisive, tiedKind] = key.split('/') as [Tier2VerdictKind, Tier2VerdictKind];
-      verdicts[tiedKind] += tied;
-      verdicts[decisive] += totals.get(key)! - tied;
-      nearTies += tied;
-    }
-    const point: TunePoint = {
-      margin,
-      verdicts,
-      nearTies,
-      nearTieRate: rateOf(nearTies, decisions),
-      menuRate: rateOf(verdicts.menu, decisions),
-      moveRate: rateOf(verdicts.move, decisions),
-      stayRate: rateOf(verdicts.stay, decisions),
-      ...(marked === undefined
-        ? {}
-        : { misroutesCaught: marked.filter((m) => m.bin <= k && m.tied === 'menu').length }),
-    };
-    return point;
-  });
-}
-
-function recommend(curve: readonly TunePoint[], cfg: TuneConfig): TuneRecommendation | undefined {
-  const tm = cfg.targetMenuRate;
-  const tn = cfg.targetNearTieRate;
-  if (tm === undefined && tn === undefined) return undefined;
-  const meets = (p: TunePoint): boolean =>
-    (tm === undefined || p.menuRate <= tm) && (tn === undefined || p.nearTieRate <= tn);
-  const target = [
-    tm === undefined ? undefined : `menu rate <= ${tm}`,
-    tn === undefined ? undefined : `near-tie rate <= ${tn}`,
-  ]
-    .filter((x) => x !== undefined)
-    .join(' and ');
-  let best: TunePoint | undefined;
-  for (const p of curve) if (meets(p)) best = p;
-  if (best === undefined) {
-    const first = curve[0]!;
-    return {
-      margin: first.margin,
-      meets: false,
-      reason: `no swept margin meets ${target}; the narrowest, ${first.margin}, comes closest`,
-      point: first,
-    };
-  }
-  const last = curve[curve.length - 1]!;
-  const reason =
-    best === last
-      ? `the widest swept margin meets ${target}; a wider sweep (--to) may allow more`
-      : `the widest margin that meets ${target}; one step wider would not`;
-  return { margin: best.margin, meets: true, reason, point: best };
-}
-
-function summarizeMisroutes(
-  marked: readonly Swept[],
-  caughtRecorded: number,
-  unjoined: number,
-  rec: TuneRecommendation | undefined,
-  margins: readonly number[],
-): MisrouteCatch {
-  const known = marked.length;
-  const base = {
-    known,
-    unjoined,
-    caughtRecorded,
-    shareRecorded: rateOf(caughtRecorded, known),
-  };
-  if (rec === undefined) return base;
-  const k = margins.indexOf(rec.margin);
-  const caught = marked.filter((m) => m.bin <= k && m.tied === 'menu').length;
-  return { ...base, caughtRecommended: caught, shareRecommended: rateOf(caught, known) };
-}
-
-function sweepFloors(
-  s: { router: string | null; scorer: string | null; seen: number; kept: readonly DecisionRecord[] },
-  shares: readonly number[],
-  targetUnmatchedRate: number | undefined,
-  judge: Judge,
-): FloorSweep {
-  const tops = s.kept
-    .map((d) => d.ranked.find((c) => Number.isFinite(c.score))?.score)
-    .filter((v): v is number => v !== undefined)
-    .sort((a, b) => a - b);
-  const rows: FloorSweep['rows'][number][] = [];
-  const seenFloors = new Set<number>();
-  for (const share of shares) {
-    if (tops.length === 0) break;
-    const floor = tops[Math.min(tops.length - 1, Math.max(0, Math.ceil(share * tops.length) - 1))]!;
-    if (seenFloors.has(floor)) continue;
-    seenFloors.add(floor);
-    rows.push({ share, ...replayFloor(s.kept, floor, judge) });
-  }
-  const recommended =
-    targetUnmatchedRate === undefined ? undefined : recommendFloor(s.kept, tops, targetUnmatchedRate, judge);
-  return {
-    router: s.router,
-    scorer: s.scorer,
-    decisions: s.seen,
-    sampled: s.kept.length,
-    rows,
-    ...(recommended === undefined ? {} : { recommended }),
-  };
-}
-
-/** The behaviour a decision is judged by. */
-type Judge = (d: DecisionRecord) => PolicySemantics;
-
-/** Replay every kept decision under `floor` and return the rates it gives. */
-function replayFloor(kept: readonly DecisionRecord[], floor: number, judge: Judge): FloorSweepRow {
-  const v = createVerdictCounts();
-  let nearTies = 0;
-  let n = 0;
-  for (const d of kept) {
-    const o = replayDecision(d, { floor }, judge(d));
-    if (o.kind !== 'replayed') continue;
-    n++;
-    v[o.verdict]++;
-    if (o.nearTie) nearTies++;
-  }
-  return {
-    floor,
-    unmatchedRate: rateOf(v.unmatched, n),
-    nearTieRate: rateOf(nearTies, n),
-    menuRate: rateOf(v.menu, n),
-  };
-}
-
-/**
- * The highest recorded top score that, as a floor, keeps the replayed unmatched rate at or below `target`.
- * A floor F makes a decision unmatched when its top score is at or below F, so the k-th weakest top score is
- * the candidate (k = ⌊target·n⌋); ties at that score can push the rate over, so lower candidates are tried,
- * each confirmed by replay.
- */
-function recommendFloor(
-  kept: readonly DecisionRecord[],
-  ascendingTops: readonly number[],
-  target: number,
-  judge: Judge,
-): FloorSweepRow | undefined {
-  let k = Math.floor(target * ascendingTops.length + 1e-9);
-  while (k > 0) {
-    const floor = ascendingTops[k - 1]!;
-    const row = replayFloor(kept, floor, judge);
-    if (row.unmatchedRate <= target) return row;
-    // Step below every top score tied with this one.
-    while (k > 0 && ascendingTops[k - 1] === floor) k--;
-  }
-  return undefined;
 }
