@@ -4,18 +4,28 @@
  * Values come from user code (config, callbacks), so only strings are written: a wrong type is left out
  * rather than coerced into a key a dashboard groups by. Pure.
  */
-import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import type { Attributes, AttributeValue, Span } from '@opentelemetry/api';
 import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_CONVERSATION_ID } from '../semconv/semconv.js';
 import type { RoutingContext } from './types.js';
 
 /** Where an encoder hands its attributes, one key at a time: a span's setAttribute, or an object being filled. */
 export type PutAttribute = (key: string, value: AttributeValue) => void;
 
+/** A put that fills `attrs`. */
+export function putInto(attrs: Attributes): PutAttribute {
+  return (key, value) => {
+    attrs[key] = value;
+  };
+}
+
+/** A put straight onto `span`: no attributes object for the SDK to walk again. */
+export function putOnSpan(span: Span): PutAttribute {
+  return (key, value) => span.setAttribute(key, value);
+}
+
 /** Put `gen_ai.conversation.id` / `gen_ai.agent.name` into `attrs` when they are strings. */
 export function addRoutingContext(attrs: Attributes, ids: RoutingContext): void {
-  writeRoutingContext((key, value) => {
-    attrs[key] = value;
-  }, ids);
+  writeRoutingContext(putInto(attrs), ids);
 }
 
 /** Hand `gen_ai.conversation.id` / `gen_ai.agent.name` to `put` when they are strings. */

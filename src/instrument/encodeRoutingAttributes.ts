@@ -43,6 +43,8 @@ import {
   ROUTING_RECORD_VERSION,
 } from '../semconv/semconv.js';
 import type { Tier2CallInput } from './types.js';
+import { putInto } from './addRoutingContext.js';
+import type { PutAttribute } from './addRoutingContext.js';
 
 /** A finite number as itself; a non-finite one as its string spelling, so no exporter ever sees it. */
 export function encodeNumber(value: number): number | string {
@@ -61,14 +63,7 @@ export function encodeRoutingAttributes(
   maxCandidates: number,
 ): Attributes {
   const attrs: Attributes = {};
-  writeRoutingAttributes(
-    (key, value) => {
-      attrs[key] = value;
-    },
-    input,
-    verdict,
-    maxCandidates,
-  );
+  writeRoutingAttributes(putInto(attrs), input, verdict, maxCandidates);
   return attrs;
 }
 
@@ -77,7 +72,7 @@ export function encodeRoutingAttributes(
  * on the span (span.setAttribute), which spares building a 20-odd-key object the SDK would only walk and copy.
  */
 export function writeRoutingAttributes(
-  put: (key: string, value: AttributeValue) => void,
+  put: PutAttribute,
   input: Tier2CallInput,
   verdict: Tier2Verdict,
   maxCandidates: number,

@@ -28,7 +28,7 @@ import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
 import type { DecideTier2, IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
-import { addRoutingContext, putString } from './addRoutingContext.js';
+import { addRoutingContext, putOnSpan, putString } from './addRoutingContext.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
 import type { RoutingMetrics } from './routingMetrics.js';
 import {
@@ -155,12 +155,7 @@ function recordVerdict(
   // to walk and copy (the SDK validates each value the same way either way). A throw part-way is logged and
   // leaves the keys set so far; the reader reports such a span as incomplete, never as a decision.
   safeExecute('setting the tier-2 attributes', () =>
-    writeRoutingAttributes(
-      (key, value) => span.setAttribute(key, value),
-      call,
-      verdict,
-      settings.maxRecordedCandidates,
-    ),
+    writeRoutingAttributes(putOnSpan(span), call, verdict, settings.maxRecordedCandidates),
   );
   const attrs: Attributes = {};
   addCallAttributes(attrs, settings, call, scorerName);

@@ -10,7 +10,7 @@
 import { SpanKind, trace } from '@opentelemetry/api';
 import type { Attributes, SpanContext, SpanOptions } from '@opentelemetry/api';
 import type { TurnRoute } from '../policy/types.js';
-import { putStringWith, writeRoutingContext } from './addRoutingContext.js';
+import { putInto, putStringWith, writeRoutingContext } from './addRoutingContext.js';
 import type { PutAttribute } from './addRoutingContext.js';
 import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
 import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
@@ -71,13 +71,7 @@ export function recordTurnRoute(
 /** The attributes of one turn route. Pure apart from the caller's redaction function. */
 export function encodeTurnRoute(turnRoute: TurnRoute, options: TurnRouteOptions = {}): Attributes {
   const attrs: Attributes = {};
-  writeTurnRoute(
-    (key, value) => {
-      attrs[key] = value;
-    },
-    turnRoute,
-    options,
-  );
+  writeTurnRoute(putInto(attrs), turnRoute, options);
   return attrs;
 }
 

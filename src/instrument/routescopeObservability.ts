@@ -33,8 +33,7 @@ import {
 } from '../policy/turnRoutedEvent.js';
 import type { ReadTurnRoutedOptions, TurnRoutedReading } from '../policy/turnRoutedEvent.js';
 import type { PolicySemantics } from '../policy/types.js';
-import { putStringWith, writeRoutingContext } from './addRoutingContext.js';
-import type { PutAttribute } from './addRoutingContext.js';
+import { putOnSpan, putStringWith, writeRoutingContext } from './addRoutingContext.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { writeTurnRoute } from './recordTurnRoute.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
@@ -249,7 +248,7 @@ function recordEvent(
       const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, options, parent);
       if (span !== undefined) {
         // Straight onto the span, key by key: an attributes object would only be walked again by the SDK.
-        const put: PutAttribute = (key, value) => span.setAttribute(key, value);
+        const put = putOnSpan(span);
         safeExecute('setting the tier-2 attributes', () =>
           writeRoutingAttributes(put, call, decision.happened, settings.maxRecordedCandidates),
         );
@@ -298,7 +297,7 @@ function recordTurn(
   if (reading.decider !== undefined) route.decider = reading.decider;
   if (reading.droppedResume !== undefined) route.droppedResume = reading.droppedResume;
   safeExecute('setting the turn attributes', () => {
-    const put: PutAttribute = (key, value) => span.setAttribute(key, value);
+    const put = putOnSpan(span);
     writeTurnRoute(put, reading.turn, route);
     put(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
   });

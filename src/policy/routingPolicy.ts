@@ -248,7 +248,7 @@ function judgeTier2(
 function rankedWithShares(
   scores: readonly IntentScore[],
   sanitized: readonly number[],
-  order: ArrayLike<number>,
+  order: readonly number[],
 ): RankedIntentScore[] {
   const relevance = softmaxRelevance(sanitized);
   const ranked: RankedIntentScore[] = [];
