@@ -45,6 +45,12 @@ export function withInputs(y: Argv): Argv {
         'with --jobs: inputs under this many MiB in all are read on one thread, where threads cost more than they save',
       default: PARALLEL_MIN_BYTES / MIB,
     })
+    .option('exact-read', {
+      type: 'boolean',
+      describe:
+        'walk every byte of every line instead of skipping to the routing spans: slower, and also reports damage in the middle of a line (a lost bracket) that the skipping read cannot see',
+      default: false,
+    })
     .option('tempo', {
       type: 'string',
       requiresArg: true,
@@ -227,13 +233,15 @@ export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] 
 
 /**
  * How inputs are read: reader threads (`--jobs`, 1 to 64), the input size from which they are used
- * (`--jobs-min-mib`), and the behaviour agentfootprint event logs are judged under (an explicit `--policy`).
+ * (`--jobs-min-mib`), whether every byte is walked (`--exact-read`), and the behaviour agentfootprint event logs are judged under (an explicit `--policy`).
  */
 export interface ReaderThreads {
   readonly jobs: number;
   readonly minBytes: number;
   /** @default 'agentfootprint-9.62' (the framework's own) */
   readonly eventSemantics?: Exclude<PolicyChoice, 'auto'>;
+  /** `--exact-read`: walk every byte of every line (ReadOptions.exact). @default false */
+  readonly exact?: boolean;
 }
 
 const POLICY_LIST = POLICY_CHOICES.join(', ');
@@ -265,11 +273,13 @@ export function readJobsAndPolicy(args: CliArgs, policy: PolicyChoice): ReaderTh
 
 const MIB = 1024 * 1024;
 
-/** `--jobs N` and `--jobs-min-mib M`. */
+/** `--jobs N`, `--jobs-min-mib M` and `--exact-read`. */
 export function readJobs(args: CliArgs): ReaderThreads {
   const jobs = readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
   const minMib = readInteger(args, 'jobsMinMib', '--jobs-min-mib', 0) ?? PARALLEL_MIN_BYTES / MIB;
-  return { jobs, minBytes: minMib * MIB };
+  return args.exactRead === true
+    ? { jobs, minBytes: minMib * MIB, exact: true }
+    : { jobs, minBytes: minMib * MIB };
 }
 
 /** A number option within [min, max]; a usage error otherwise. */

@@ -53,6 +53,7 @@ export async function runAnalysisPass(
         onProgress: (p) => progress.update(p),
         jobs: threads.jobs,
         parallelMinBytes: threads.minBytes,
+        ...(threads.exact === true ? { exact: true } : {}),
         ...(threads.eventSemantics === undefined
           ? {}
           : { events: { ...DEFAULT_EVENT_LOG_OPTIONS, semantics: threads.eventSemantics } }),

@@ -33,6 +33,12 @@ export interface ReadOptions {
   builder?: TraceRecordBuilder;
   /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
   events?: EventLogOptions;
+  /**
+   * Walk every byte of every JSON line instead of skipping to the routing spans of lines in the Collector's
+   * shape: slower, and sees damage in the middle of a line that the skipping read cannot
+   * (fastPath/skipToRoutingSpans). @default false
+   */
+  exact?: boolean;
 }
 
 /**
@@ -47,6 +53,7 @@ export async function* readTraceInputs(
 ): AsyncGenerator<TraceRecord> {
   const builder = options.builder ?? createTraceRecordBuilder(stats);
   const events = options.events ?? DEFAULT_EVENT_LOG_OPTIONS;
+  const exact = options.exact === true;
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
   const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {
@@ -55,7 +62,7 @@ export async function* readTraceInputs(
   for (const { input, files } of expanded) {
     if (files === undefined) {
       const stdin = options.stdin ?? process.stdin;
-      const ctx: FileContext = { file: '-', named: true, stats, builder, events, line: 0 };
+      const ctx: FileContext = { file: '-', named: true, stats, builder, events, exact, line: 0 };
       yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options.onProgress);
       continue;
     }
@@ -64,7 +71,15 @@ export async function* readTraceInputs(
         reportSkipped(stats, file.path, file.skip);
         continue;
       }
-      const ctx: FileContext = { file: file.path, named: file.named, stats, builder, events, line: 0 };
+      const ctx: FileContext = {
+        file: file.path,
+        named: file.named,
+        stats,
+        builder,
+        events,
+        exact,
+        line: 0,
+      };
       const handle = await openForReading(ctx, input);
       if (handle === undefined) continue;
       let totalBytes: number | undefined;

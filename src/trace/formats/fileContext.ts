@@ -27,6 +27,11 @@ export interface FileContext {
    * rebuilds (its slices checked, not parsed: scanOtlpJsonLineInto) is written to `sink` from byte `start`,
    * and the main thread reads it with readScannedLine.
    */
+  /**
+   * Walk every byte of every line (the exact read) instead of skipping to the routing spans where a line is
+   * in the Collector's shape (fastPath/skipToRoutingSpans), which cannot see damage in the middle of a line.
+   */
+  readonly exact?: boolean;
   readonly deferScanned?: { readonly sink: ByteSink; scanned(start: number, line: number): void };
 }
 

@@ -266,7 +266,11 @@ export async function* readInParallel(
   const launch = (): void => {
     while (launched < units.length && pending.length < 2 * options.jobs + 2) {
       const unit = units[launched++]!;
-      const promise = runner.run(options.events === undefined ? unit : { ...unit, events: options.events });
+      const promise = runner.run({
+        ...unit,
+        ...(options.events === undefined ? {} : { events: options.events }),
+        ...(options.exact === true ? { exact: true } : {}),
+      });
       promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
       pending.push(promise);
     }

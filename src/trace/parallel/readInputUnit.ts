@@ -38,6 +38,8 @@ export interface ReadUnit {
   readonly skip?: string;
   /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
   readonly events?: EventLogOptions;
+  /** Walk every byte of every line (ReadOptions.exact). */
+  readonly exact?: boolean;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     stats,
     builder: forward,
     events: unit.events ?? DEFAULT_EVENT_LOG_OPTIONS,
+    exact: unit.exact === true,
     line: lineBase,
     deferScanned: {
       sink,

@@ -12,11 +12,14 @@
  * so a wrong shape (JSON that is not a trace) is reported there.
  */
 import type { TraceRecord } from '../../../record/types.js';
+import type { ByteSink } from '../../bytes/byteSink.js';
 import type { FileContext } from '../fileContext.js';
 import { OPEN_BRACE } from '../jsonBytes.js';
 import { OTLP_REQUEST_OPENER, ROUTING_MARKER_BYTES } from '../readLimits.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
+import { isJsonValue } from './isJsonValue.js';
 import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
 
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
@@ -35,6 +38,10 @@ export function readWithoutParsing(
   out: TraceRecord[],
   readJsonValue: ReadJsonValue,
 ): boolean {
+  if (ctx.exact !== true) {
+    const skipped = skipQuietly(body);
+    if (skipped !== undefined && readSkipped(ctx, body, skipped, line, out, readJsonValue)) return true;
+  }
   if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
     // Cut mid-string, the next write's quotes can re-pair by chance: two requests on one line means glued.
     const opener = body.indexOf(OTLP_REQUEST_OPENER);
@@ -67,4 +74,96 @@ export function readWithoutParsing(
     }
   }
   return false;
+}
+
+/**
+ * Read what skipToRoutingSpans found: the routing spans and their resources parsed (or, in a `--jobs` worker,
+ * checked and handed over as a request holding only them), the other spans counted. False, nothing recorded,
+ * when a slice is not JSON after all (the caller walks the line, which reports it).
+ */
+function readSkipped(
+  ctx: FileContext,
+  body: Buffer,
+  skipped: SkippedLine,
+  line: number,
+  out: TraceRecord[],
+  readJsonValue: ReadJsonValue,
+): boolean {
+  let routing = 0;
+  for (const item of skipped.resources) routing += item.spans.length;
+  if (routing > 0) {
+    const defer = ctx.deferScanned;
+    if (defer !== undefined) {
+      const start = defer.sink.length;
+      if (!writeSkippedRequest(body, skipped, defer.sink)) return false;
+      defer.scanned(start, line);
+    } else {
+      const request = parseSkippedRequest(body, skipped);
+      if (request === undefined) return false;
+      readJsonValue(ctx, request, line, out);
+    }
+  }
+  const plain = skipped.spans - routing;
+  if (plain > 0) ctx.builder.countPlainSpans(plain);
+  return true;
+}
+
+/** The request holding only the routing spans and their resources, parsed; undefined when a slice does not parse. */
+function parseSkippedRequest(body: Buffer, skipped: SkippedLine): { resourceSpans: unknown[] } | undefined {
+  const resourceSpans: unknown[] = [];
+  try {
+    for (const item of skipped.resources) {
+      const spans: unknown[] = [];
+      for (const span of item.spans) spans.push(JSON.parse(body.toString('utf8', span.start, span.end)));
+      const resource =
+        item.resource === undefined
+          ? undefined
+          : (JSON.parse(body.toString('utf8', item.resource.start, item.resource.end)) as unknown);
+      resourceSpans.push(
+        resource === undefined ? { scopeSpans: [{ spans }] } : { resource, scopeSpans: [{ spans }] },
+      );
+    }
+  } catch {
+    return undefined;
+  }
+  return { resourceSpans };
+}
+
+/**
+ * The same request written to `sink` as JSON, each slice checked with isJsonValue instead of parsed (for the
+ * main thread to parse); false, sink untouched, when one is not JSON.
+ */
+function writeSkippedRequest(body: Buffer, skipped: SkippedLine, sink: ByteSink): boolean {
+  for (const item of skipped.resources) {
+    if (item.resource !== undefined && !isJsonValue(body, item.resource.start, item.resource.end))
+      return false;
+    for (const span of item.spans) if (!isJsonValue(body, span.start, span.end)) return false;
+  }
+  sink.writeAscii('{"resourceSpans":[');
+  for (let i = 0; i < skipped.resources.length; i++) {
+    const item = skipped.resources[i]!;
+    sink.writeAscii(i === 0 ? '{' : ',{');
+    if (item.resource !== undefined) {
+      sink.writeAscii('"resource":');
+      sink.writeBytes(body, item.resource.start, item.resource.end);
+      sink.writeAscii(',');
+    }
+    sink.writeAscii('"scopeSpans":[{"spans":[');
+    for (let k = 0; k < item.spans.length; k++) {
+      if (k > 0) sink.writeAscii(',');
+      sink.writeBytes(body, item.spans[k]!.start, item.spans[k]!.end);
+    }
+    sink.writeAscii(']}]}');
+  }
+  sink.writeAscii(']}');
+  return true;
+}
+
+/** skipToRoutingSpans, with a throw (a bug, never input) taken as a decline: the walk then reads the line. */
+function skipQuietly(body: Buffer): SkippedLine | undefined {
+  try {
+    return skipToRoutingSpans(body, ROUTING_MARKER_BYTES);
+  } catch {
+    return undefined;
+  }
 }

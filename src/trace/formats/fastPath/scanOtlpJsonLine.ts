@@ -81,16 +81,15 @@ interface Rebuilt {
 
 /** The scanner over one line; positions are byte offsets into `buf`. */
 class LineScanner {
-  private nextMarker: number;
+  /** The next marker at or after the last range asked about; -2 until first asked. */
+  private nextMarker = -2;
 
   constructor(
     private readonly buf: Buffer,
     private readonly marker: Buffer,
     /** Check each slice and keep where it is instead of parsing it (scanOtlpJsonLineInto). */
     private readonly asSlices = false,
-  ) {
-    this.nextMarker = buf.indexOf(marker);
-  }
+  ) {}
 
   skipSpace(i: number): number {
     const buf = this.buf;
@@ -177,7 +176,7 @@ class LineScanner {
 
   /** Does the byte range [start, end) contain the marker? (Ranges are asked in increasing order.) */
   holdsMarker(start: number, end: number): boolean {
-    if (this.nextMarker !== -1 && this.nextMarker < start)
+    if (this.nextMarker === -2 || (this.nextMarker !== -1 && this.nextMarker < start))
       this.nextMarker = this.buf.indexOf(this.marker, start);
     return this.nextMarker !== -1 && this.nextMarker + this.marker.length <= end;
   }
@@ -359,6 +358,15 @@ function scanRequest(body: Buffer, marker: Buffer, asSlices: boolean): Rebuilt[]
   });
   if (end === FAIL || !seenList || scanner.skipSpace(end) !== body.length) return undefined;
   return list;
+}
+
+/**
+ * `start` at the first byte of a JSON value in `buf`: the index just past it, or -1 when it is not one (its
+ * brackets do not match by kind, a string is not closed, a byte between tokens is not JSON's). Tokens are
+ * checked as the scan checks them, not parsed: for finding one span's bytes (skipToRoutingSpans).
+ */
+export function endOfJsonValue(buf: Buffer, start: number): number {
+  return new LineScanner(buf, buf.subarray(0, 0)).skipValue(start);
 }
 
 /**

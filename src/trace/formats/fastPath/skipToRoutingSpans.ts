@@ -1,0 +1,196 @@
+/**
+ * skipToRoutingSpans — a Collector line's spans counted and its routing spans found by native searches alone,
+ * without walking the bytes in between.
+ *
+ * The walk (scanOtlpJsonLine) looks at every byte of every line, although one span in twenty is a routing
+ * span. Here every search is Buffer#indexOf, which runs at memory speed over what it skips: a line's spans
+ * are counted by their `"spanId":"` keys, its routing spans found by ROUTING_MARKER, each walked from its
+ * `{"traceId":"` to its end, and its resources found by the `"scopeSpans":[` key that follows each one. In
+ * valid JSON a quote inside a string is escaped, so none of these needles, each holding an unescaped quote,
+ * can match inside a string: each hit is a key.
+ *
+ * What that rests on, each checked on every line, which otherwise is walked as before (undefined):
+ * - the Collector's compact JSON in its field order: the line opens with `{"resourceSpans":[{`, a span with
+ *   `{"traceId":"`, a resource item's `resource` comes before its `scopeSpans`;
+ * - one request on the line (no second `"resourceSpans":[`: a cut write with the next one glued on);
+ * - the line ends as a whole request does: its last span, walked, is followed by nothing but the closers of
+ *   its `spans`, scope, `scopeSpans`, resource item, `resourceSpans` and request (a scope's and a resource
+ *   item's `schemaUrl` allowed). A span opener is at that depth in a whole request, so a line cut short at
+ *   any byte (a crash mid-write, the next write glued on or not) fails this and is walked, and reported;
+ * - every span has one trace id and one span id (the two counts must be equal), and no span has a link (whose
+ *   own ids would be counted; an empty `"links":[]`, as the JS exporter writes, is fine);
+ * - no `\u` escape of a key or marker character (escapesAWordCharacter), no legacy `instrumentationLibrarySpans`;
+ * - every marker lies inside a span, whose own bytes are walked (brackets and tokens, as the walk checks them).
+ *
+ * What it cannot see, unlike the walk: damage in the middle of a newline-terminated line outside routing spans
+ * (a lost bracket, a cut followed by a newline); on a line where other spans have ids, a span with neither id
+ * (or one missing its trace id and another its span id) is not counted; a line compact where it starts and
+ * spaced later. No writer makes these; the walk
+ * reports them (`--exact-read`, ReadOptions.exact). No I/O.
+ */
+import { escapesAWordCharacter } from './escapesAWordCharacter.js';
+import { endOfJsonValue } from './scanOtlpJsonLine.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, QUOTE } from '../jsonBytes.js';
+
+/** A byte range [start, end) of the line. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One `resourceSpans` item holding routing spans: its resource's bytes (when it has one) and theirs. */
+export interface SkippedResource {
+  readonly resource: ByteRange | undefined;
+  readonly spans: ByteRange[];
+}
+
+/** What a skipped line holds: how many spans in all, and the resources holding routing spans. */
+export interface SkippedLine {
+  readonly spans: number;
+  readonly resources: SkippedResource[];
+}
+
+const OPENER = Buffer.from('{"resourceSpans":[{');
+const CLOSER = Buffer.from('}]}');
+/** The tail of `"traceId":"`, `"spanId":"` and `"parentSpanId":"`: one search finds all three. */
+const ID_KEY_TAIL = Buffer.from('Id":"');
+const SPAN_OPENER = Buffer.from('{"traceId":"');
+/** The tail of `"scopeSpans":[`, `"resourceSpans":[` and `"instrumentationLibrarySpans":[`. */
+const SPANS_KEY_TAIL = Buffer.from('Spans":[');
+/** Where SPANS_KEY_TAIL is in OPENER (the request's own `resourceSpans` key). */
+const REQUEST_KEY_TAIL_AT = OPENER.indexOf(SPANS_KEY_TAIL);
+const LINKS_KEY_TAIL = Buffer.from('ks":[');
+const RESOURCE_KEY = Buffer.from('{"resource":');
+const SCHEMA_URL_MEMBER = Buffer.from(',"schemaUrl":"');
+const QUOTE_SPAN = Buffer.from('"span');
+const QUOTE_TRACE = Buffer.from('"trace');
+const QUOTE_SCOPE = Buffer.from('"scope');
+
+/** Do the bytes from `at` spell `word` (all of it within the line)? */
+function bytesAre(body: Buffer, at: number, word: Buffer): boolean {
+  return (
+    at >= 0 &&
+    at + word.length <= body.length &&
+    body.compare(word, 0, word.length, at, at + word.length) === 0
+  );
+}
+
+/** Do the bytes just before `at` spell `word`? */
+function endsWith(body: Buffer, at: number, word: Buffer): boolean {
+  return bytesAre(body, at - word.length, word);
+}
+
+/**
+ * The line's span count and routing spans by native searches, or undefined when one of the assumptions above
+ * does not hold (the caller walks the line). `body` is trimmed; `marker` is ROUTING_MARKER's bytes.
+ */
+export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | undefined {
+  const length = body.length;
+  if (length < OPENER.length + CLOSER.length) return undefined;
+  if (!bytesAre(body, 0, OPENER) || !bytesAre(body, length - CLOSER.length, CLOSER)) return undefined;
+  if (!endsAsWholeRequest(body)) return undefined;
+  if (holdsLinks(body) || escapesAWordCharacter(body)) return undefined;
+  const spans = countSpans(body);
+  if (spans === undefined) return undefined;
+  // Where each resource item's `"scopeSpans":[` is (the first hit is the request's own `resourceSpans`).
+  const scopeKeys: number[] = [];
+  for (let at = body.indexOf(SPANS_KEY_TAIL); at !== -1; at = body.indexOf(SPANS_KEY_TAIL, at + 8)) {
+    if (at === REQUEST_KEY_TAIL_AT) continue;
+    if (!endsWith(body, at, QUOTE_SCOPE)) return undefined;
+    scopeKeys.push(at - QUOTE_SCOPE.length);
+  }
+  if (scopeKeys.length === 0) return undefined;
+  const resources: SkippedResource[] = [];
+  let current: SkippedResource | undefined;
+  let nextScope = 0;
+  let from = 0;
+  for (let at = body.indexOf(marker); at !== -1; at = body.indexOf(marker, from)) {
+    // The span holding the marker opens after the last routing span ended; its walked end must be past it.
+    const start = body.subarray(from, at).lastIndexOf(SPAN_OPENER);
+    if (start === -1) return undefined;
+    const spanStart = from + start;
+    const spanEnd = endOfJsonValue(body, spanStart);
+    if (spanEnd === -1 || spanEnd < at + marker.length) return undefined;
+    // Its resource item is the one whose `scopeSpans` key came last before it.
+    let scopeKey = -1;
+    while (nextScope < scopeKeys.length && scopeKeys[nextScope]! < spanStart)
+      scopeKey = scopeKeys[nextScope++]!;
+    if (scopeKey !== -1) {
+      const resource = resourceBefore(body, scopeKey, current === undefined ? 0 : from);
+      if (resource === null) return undefined;
+      current = { resource, spans: [] };
+      resources.push(current);
+    } else if (current === undefined) {
+      return undefined;
+    }
+    current.spans.push({ start: spanStart, end: spanEnd });
+    from = spanEnd;
+  }
+  return { spans, resources };
+}
+
+/**
+ * Is what follows the line's last span exactly the closers of a whole request (`]}]}]}`, each `}` of a scope
+ * or resource item maybe after its `,"schemaUrl":"…"`)? The last span is walked to find where it ends.
+ */
+function endsAsWholeRequest(body: Buffer): boolean {
+  const last = body.lastIndexOf(SPAN_OPENER);
+  if (last === -1) return false;
+  let at = endOfJsonValue(body, last);
+  for (let level = 0; level < 3 && at !== -1; level++) {
+    if (body[at] !== CLOSE_BRACKET) return false;
+    at++;
+    // The scope's and the resource item's schemaUrl follow their spans lists (the request has none).
+    if (level < 2 && bytesAre(body, at, SCHEMA_URL_MEMBER))
+      at = endOfJsonValue(body, at + SCHEMA_URL_MEMBER.length - 1);
+    if (at === -1 || body[at] !== CLOSE_BRACE) return false;
+    at++;
+  }
+  return at === body.length;
+}
+
+/** Does a span of the line have links? (`"links":[]`, as the JS exporter writes no links, does not count.) */
+function holdsLinks(body: Buffer): boolean {
+  for (let at = body.indexOf(LINKS_KEY_TAIL); at !== -1; at = body.indexOf(LINKS_KEY_TAIL, at + 5)) {
+    if (body[at + 5] !== CLOSE_BRACKET) return true;
+  }
+  return false;
+}
+
+/**
+ * How many spans the line holds, by its id keys: `"spanId":"` and `"traceId":"` must be as many (a span
+ * missing one of them makes the count doubtful); `"parentSpanId":"` is passed over. Undefined when they differ
+ * or when there are none.
+ */
+function countSpans(body: Buffer): number | undefined {
+  let spanIds = 0;
+  let traceIds = 0;
+  for (let at = body.indexOf(ID_KEY_TAIL); at !== -1; at = body.indexOf(ID_KEY_TAIL, at + 5)) {
+    if (endsWith(body, at, QUOTE_SPAN)) spanIds++;
+    else if (endsWith(body, at, QUOTE_TRACE)) traceIds++;
+  }
+  // None at all: spans without ids (or no spans) are counted by the walk, item by item.
+  return spanIds === traceIds && spanIds > 0 ? spanIds : undefined;
+}
+
+/**
+ * The resource of the item whose `"scopeSpans"` key is at `scopeKey`: undefined when the item has none (it
+ * opens with that key), its value's bytes when `{"resource":…,` comes just before, null when neither (another
+ * shape). `floor` bounds the backward search: the item opens after it.
+ */
+function resourceBefore(body: Buffer, scopeKey: number, floor: number): ByteRange | undefined | null {
+  const before = body[scopeKey - 1];
+  if (before === OPEN_BRACE) return undefined;
+  if (before !== COMMA || body[scopeKey - 2] !== CLOSE_BRACE) return null;
+  const found = body.subarray(floor, scopeKey).lastIndexOf(RESOURCE_KEY);
+  if (found === -1) return null;
+  const start = floor + found + RESOURCE_KEY.length;
+  // Its value must be one object that ends just before the comma.
+  if (body[start] !== OPEN_BRACE || endOfJsonValue(body, start) !== scopeKey - 1) return null;
+  return { start, end: scopeKey - 1 };
+}
+
+// The needles' shapes the searches rely on (a quote or bracket where the code above reads one).
+if (SPAN_OPENER[0] !== OPEN_BRACE || OPENER[OPENER.length - 2] !== 0x5b || CLOSER[1] !== CLOSE_BRACKET)
+  throw new Error('skipToRoutingSpans: needle shapes changed');
+if (QUOTE_SCOPE[0] !== QUOTE) throw new Error('skipToRoutingSpans: needle shapes changed');
