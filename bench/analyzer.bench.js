@@ -6,7 +6,8 @@
 // computing the same verdict counts (what a user would script), DuckDB (bench/duckdbVerdicts.js: read_json +
 // unnest, 2 threads — what a data user would pick; from bench/package.json, skipped with a note when not
 // installed), and `node dist/bin/routescope.js analyze FILE --format json` with --jobs 1, --jobs 2 as analyze
-// chooses it, and --jobs 2 with the threads forced (--jobs-min-mib 0); the three reports must be byte-identical.
+// chooses it, and --jobs 2 with the threads forced (--jobs-min-mib 0), and --jobs 1 --exact-read (every byte walked,
+// no skipping); every report must be byte-identical.
 // Then the pathological inputs: a flood of blank lines, one huge line, and one span nested thousands deep. Every tool is a child
 // process timed by wall clock; peak RSS is the child's own high-water mark from `/usr/bin/time -v` (or 'n/a'
 // without it). Every tool's verdict counts are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
@@ -99,10 +100,17 @@ for (const mb of SIZES) {
   const analyzers = [];
   const variants = JOBS.flatMap((jobs) =>
     jobs === 1
-      ? [{ name: 'analyze --jobs 1', args: [] }]
+      ? [
+          { name: 'analyze --jobs 1', kind: 'one', args: [] },
+          { name: '--jobs 1 --exact-read', kind: 'exact', args: ['--exact-read'] },
+        ]
       : [
-          { name: `analyze --jobs ${jobs}`, args: ['--jobs', String(jobs)] },
-          { name: `--jobs ${jobs} forced`, args: ['--jobs', String(jobs), '--jobs-min-mib', '0'] },
+          { name: `analyze --jobs ${jobs}`, kind: 'auto', args: ['--jobs', String(jobs)] },
+          {
+            name: `--jobs ${jobs} forced`,
+            kind: 'forced',
+            args: ['--jobs', String(jobs), '--jobs-min-mib', '0'],
+          },
         ],
   );
   let firstReport;
@@ -122,7 +130,7 @@ for (const mb of SIZES) {
       throw new Error(`${variant.name}: ${report.decisions} decisions, expected ${decisions}`);
     }
     firstReport ??= a.stdout;
-    const row = { tool: variant.name, ...a, sameReport: a.stdout === firstReport };
+    const row = { tool: variant.name, kind: variant.kind, ...a, sameReport: a.stdout === firstReport };
     results.push(row);
     analyzers.push(row);
   }
@@ -182,7 +190,11 @@ for (const mb of SIZES) {
   );
   for (const a of analyzers.slice(1)) {
     const speedUp = one.seconds / a.seconds;
-    if (a.tool.endsWith('forced')) {
+    if (a.kind === 'exact') {
+      console.log(
+        `skipping to the routing spans over walking every byte (--exact-read): ${(a.seconds / one.seconds).toFixed(2)}×`,
+      );
+    } else if (a.kind === 'forced') {
       console.log(`${a.tool} over --jobs 1: ${speedUp.toFixed(2)}×`);
       if (mb >= 1000) {
         reportTarget(
