@@ -21,6 +21,7 @@ const CORE_OF = {
     'src/trace/buildTraceRecords.ts',
     'src/trace/normalizeSpanFields.ts',
     'src/trace/formats/readAgentfootprintEvent.ts',
+    'src/trace/formats/fastPath/skipToRoutingSpans.ts',
   ],
 };
 const files = process.env.MUTATE_FILES

@@ -14,6 +14,7 @@ const TESTS_OF: Record<string, string[]> = {
     'buildTraceRecords',
     'normalizeSpanFields',
     'formats/readAgentfootprintEvent',
+    'formats/fastPath/skipToRoutingSpans',
   ].map((name) => `test/trace/${name}*.test.ts`),
 };
 

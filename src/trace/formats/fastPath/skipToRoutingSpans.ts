@@ -30,7 +30,7 @@
  */
 import { escapesAWordCharacter } from './escapesAWordCharacter.js';
 import { endOfJsonValue } from './scanOtlpJsonLine.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, QUOTE } from '../jsonBytes.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE } from '../jsonBytes.js';
 
 /** A byte range [start, end) of the line. */
 export interface ByteRange {
@@ -51,7 +51,6 @@ export interface SkippedLine {
 }
 
 const OPENER = Buffer.from('{"resourceSpans":[{');
-const CLOSER = Buffer.from('}]}');
 /** The tail of `"traceId":"`, `"spanId":"` and `"parentSpanId":"`: one search finds all three. */
 const ID_KEY_TAIL = Buffer.from('Id":"');
 const SPAN_OPENER = Buffer.from('{"traceId":"');
@@ -67,11 +66,11 @@ const QUOTE_TRACE = Buffer.from('"trace');
 const QUOTE_SCOPE = Buffer.from('"scope');
 
 /**
- * Do the bytes from `at` spell `word` (all of it within the line)? A byte loop: the words are a few bytes, and
- * Buffer#compare's checks cost more than the comparison (it was a tenth of the read's time).
+ * Do the bytes from `at` spell `word`? (Outside the line a byte reads undefined, which spells nothing.) A byte
+ * loop: the words are a few bytes, and Buffer#compare's checks cost more than the comparison (it was a tenth
+ * of the read's time).
  */
 function bytesAre(body: Buffer, at: number, word: Buffer): boolean {
-  if (at < 0 || at + word.length > body.length) return false;
   for (let k = 0; k < word.length; k++) if (body[at + k] !== word[k]) return false;
   return true;
 }
@@ -83,13 +82,11 @@ function endsWith(body: Buffer, at: number, word: Buffer): boolean {
 
 /**
  * The line's span count and routing spans by native searches, or undefined when one of the assumptions above
- * does not hold (the caller walks the line). `body` is trimmed; `marker` is ROUTING_MARKER's bytes.
+ * does not hold (the caller walks the line). `body` is trimmed; `marker` is ROUTING_MARKER's bytes. Each
+ * routing span's range is its bytes exactly; each resource's, its value's.
  */
 export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | undefined {
-  const length = body.length;
-  if (length < OPENER.length + CLOSER.length) return undefined;
-  if (!bytesAre(body, 0, OPENER) || !bytesAre(body, length - CLOSER.length, CLOSER)) return undefined;
-  if (!endsAsWholeRequest(body)) return undefined;
+  if (!bytesAre(body, 0, OPENER) || !endsAsWholeRequest(body)) return undefined;
   if (holdsLinks(body) || escapesAWordCharacter(body)) return undefined;
   const spans = countSpans(body);
   if (spans === undefined) return undefined;
@@ -100,7 +97,6 @@ export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | 
     if (!endsWith(body, at, QUOTE_SCOPE)) return undefined;
     scopeKeys.push(at - QUOTE_SCOPE.length);
   }
-  if (scopeKeys.length === 0) return undefined;
   const resources: SkippedResource[] = [];
   let current: SkippedResource | undefined;
   let nextScope = 0;
@@ -111,13 +107,13 @@ export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | 
     if (start === -1) return undefined;
     const spanStart = from + start;
     const spanEnd = endOfSpan(body, spanStart, at);
-    if (spanEnd === -1 || spanEnd < at + marker.length) return undefined;
+    if (spanEnd < at + marker.length) return undefined;
     // Its resource item is the one whose `scopeSpans` key came last before it.
     let scopeKey = -1;
     while (nextScope < scopeKeys.length && scopeKeys[nextScope]! < spanStart)
       scopeKey = scopeKeys[nextScope++]!;
     if (scopeKey !== -1) {
-      const resource = resourceBefore(body, scopeKey, current === undefined ? 0 : from);
+      const resource = resourceBefore(body, scopeKey, from);
       if (resource === null) return undefined;
       current = { resource, spans: [] };
       resources.push(current);
@@ -137,7 +133,7 @@ export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | 
  */
 function endOfSpan(body: Buffer, start: number, at: number): number {
   const next = body.indexOf(SPAN_OPENER, at);
-  if (next !== -1 && body[next - 1] === COMMA && body[next - 2] === CLOSE_BRACE) return next - 1;
+  if (body[next - 1] === COMMA && body[next - 2] === CLOSE_BRACE) return next - 1;
   return endOfJsonValue(body, start);
 }
 
@@ -146,16 +142,15 @@ function endOfSpan(body: Buffer, start: number, at: number): number {
  * or resource item maybe after its `,"schemaUrl":"…"`)? The last span is walked to find where it ends.
  */
 function endsAsWholeRequest(body: Buffer): boolean {
-  const last = body.lastIndexOf(SPAN_OPENER);
-  if (last === -1) return false;
-  let at = endOfJsonValue(body, last);
-  for (let level = 0; level < 3 && at !== -1; level++) {
+  // No span, or one that does not end: -1, where no closer is read.
+  let at = endOfJsonValue(body, body.lastIndexOf(SPAN_OPENER));
+  for (let level = 0; level < 3; level++) {
     if (body[at] !== CLOSE_BRACKET) return false;
     at++;
-    // The scope's and the resource item's schemaUrl follow their spans lists (the request has none).
-    if (level < 2 && bytesAre(body, at, SCHEMA_URL_MEMBER))
-      at = endOfJsonValue(body, at + SCHEMA_URL_MEMBER.length - 1);
-    if (at === -1 || body[at] !== CLOSE_BRACE) return false;
+    // The scope's and the resource item's schemaUrl follow their spans lists (one on the request, which a
+    // whole parse would ignore too, is read the same).
+    if (bytesAre(body, at, SCHEMA_URL_MEMBER)) at = endOfJsonValue(body, at + SCHEMA_URL_MEMBER.length - 1);
+    if (body[at] !== CLOSE_BRACE) return false;
     at++;
   }
   return at === body.length;
@@ -171,8 +166,7 @@ function holdsLinks(body: Buffer): boolean {
 
 /**
  * How many spans the line holds, by its id keys: `"spanId":"` and `"traceId":"` must be as many (a span
- * missing one of them makes the count doubtful); `"parentSpanId":"` is passed over. Undefined when they differ
- * or when there are none.
+ * missing one of them makes the count doubtful); `"parentSpanId":"` is passed over. Undefined when they differ.
  */
 function countSpans(body: Buffer): number | undefined {
   let spanIds = 0;
@@ -181,8 +175,8 @@ function countSpans(body: Buffer): number | undefined {
     if (endsWith(body, at, QUOTE_SPAN)) spanIds++;
     else if (endsWith(body, at, QUOTE_TRACE)) traceIds++;
   }
-  // None at all: spans without ids (or no spans) are counted by the walk, item by item.
-  return spanIds === traceIds && spanIds > 0 ? spanIds : undefined;
+  // At least one: the line has a span opener (endsAsWholeRequest).
+  return spanIds === traceIds ? spanIds : undefined;
 }
 
 /**
@@ -193,16 +187,11 @@ function countSpans(body: Buffer): number | undefined {
 function resourceBefore(body: Buffer, scopeKey: number, floor: number): ByteRange | undefined | null {
   const before = body[scopeKey - 1];
   if (before === OPEN_BRACE) return undefined;
-  if (before !== COMMA || body[scopeKey - 2] !== CLOSE_BRACE) return null;
+  if (before !== COMMA) return null;
   const found = body.subarray(floor, scopeKey).lastIndexOf(RESOURCE_KEY);
   if (found === -1) return null;
   const start = floor + found + RESOURCE_KEY.length;
-  // Its value must be one object that ends just before the comma.
-  if (body[start] !== OPEN_BRACE || endOfJsonValue(body, start) !== scopeKey - 1) return null;
+  // Its value must be one value that ends just before the comma (read as a whole parse reads it).
+  if (endOfJsonValue(body, start) !== scopeKey - 1) return null;
   return { start, end: scopeKey - 1 };
 }
-
-// The needles' shapes the searches rely on (a quote or bracket where the code above reads one).
-if (SPAN_OPENER[0] !== OPEN_BRACE || OPENER[OPENER.length - 2] !== 0x5b || CLOSER[1] !== CLOSE_BRACKET)
-  throw new Error('skipToRoutingSpans: needle shapes changed');
-if (QUOTE_SCOPE[0] !== QUOTE) throw new Error('skipToRoutingSpans: needle shapes changed');

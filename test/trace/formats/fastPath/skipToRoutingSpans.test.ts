@@ -105,6 +105,35 @@ function readHandedOver(line: string): { records: TraceRecord[]; stats: ReadStat
   return { records, stats };
 }
 
+/**
+ * What skipToRoutingSpans finds on a line written by JSON.stringify is exactly each span's and resource's
+ * JSON text: the spans holding the marker, grouped by their resource item, in order, and every span counted.
+ */
+function expectExactRanges(line: string): void {
+  const body = Buffer.from(line);
+  const skipped = skipToRoutingSpans(body, MARKER);
+  expect(skipped, line.slice(0, 120)).toBeDefined();
+  const items = (
+    JSON.parse(line) as { resourceSpans: Array<Json & { scopeSpans: Array<{ spans: Json[] }> }> }
+  ).resourceSpans;
+  const expected = items.flatMap((rs) => {
+    const spans = rs.scopeSpans
+      .flatMap((ss) => ss.spans)
+      .map((span) => JSON.stringify(span))
+      .filter((text) => text.includes(ROUTING_MARKER));
+    if (spans.length === 0) return [];
+    return [{ resource: rs.resource === undefined ? undefined : JSON.stringify(rs.resource), spans }];
+  });
+  const text = (r: { start: number; end: number }): string => body.toString('utf8', r.start, r.end);
+  expect(
+    skipped!.resources.map((r) => ({
+      resource: r.resource === undefined ? undefined : text(r.resource),
+      spans: r.spans.map(text),
+    })),
+  ).toEqual(expected);
+  expect(skipped!.spans).toBe(items.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)).length);
+}
+
 /** A request from a layout: resource items, each with scopes, each a list of span picks. */
 interface Layout {
   items: Array<{
@@ -156,7 +185,7 @@ describe('skipToRoutingSpans', () => {
     fc.assert(
       fc.property(layoutArb, (layout) => {
         const line = buildRequest(layout);
-        expect(skipToRoutingSpans(Buffer.from(line), MARKER), line.slice(0, 120)).toBeDefined();
+        expectExactRanges(line);
         const whole = readWhole(line);
         const fast = readFast(line);
         expect(fast.read).toBe(true);
@@ -231,6 +260,34 @@ describe('skipToRoutingSpans', () => {
     });
     expect(skipToRoutingSpans(Buffer.from(line), MARKER)).toBeDefined();
     const firstSpan = line.indexOf('{"traceId":"');
+    // A routing span, then a plain one, then the later scope or item: the span search finds the plain one,
+    // which ends before the marker.
+    const plain = routingSpans.length;
+    const twoScopes = buildRequest({
+      items: [
+        {
+          withResource: true,
+          schemaUrl: false,
+          scopes: [
+            { schemaUrl: false, picks: [0, 1, plain] },
+            { schemaUrl: false, picks: [2, 3] },
+          ],
+        },
+      ],
+      emptyLinks: false,
+    });
+    const twoItems = buildRequest({
+      items: [
+        { withResource: true, schemaUrl: false, scopes: [{ schemaUrl: false, picks: [0, 1, plain] }] },
+        { withResource: true, schemaUrl: false, scopes: [{ schemaUrl: false, picks: [2, 3] }] },
+      ],
+      emptyLinks: false,
+    });
+    // A routing span comes before the later scope and the later item, so the span search finds it first.
+    expect(twoScopes.slice(0, twoScopes.lastIndexOf('"name":"routescope"'))).toContain(ROUTING_MARKER);
+    expect(twoItems.slice(0, twoItems.lastIndexOf('"service.name"'))).toContain(ROUTING_MARKER);
+    expectExactRanges(twoScopes);
+    expectExactRanges(twoItems);
     const withLink = line.replace(
       '{"traceId":"',
       '{"links":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331"}],"traceId":"',
@@ -253,11 +310,32 @@ describe('skipToRoutingSpans', () => {
         '"agentfootprint.routing.note"',
       ),
       'the marker in the scope name': line.replace('"name":"routescope"', '"name":"agentfootprint.routing"'),
+      'the marker in a later scope (after a routing span)': twoScopes.replace(
+        /"name":"routescope"(?![\s\S]*"name":"routescope")/,
+        '"name":"agentfootprint.routing"',
+      ),
+      'the marker in a later resource (after a routing span)': twoItems.replace(
+        /"service\.name"(?![\s\S]*"service\.name")/,
+        '"agentfootprint.routing.note"',
+      ),
       'the resource after its scopes (not the Collector order)': line.replace(
         /\{"resource":(\{.*?\}),"scopeSpans":(\[.*\])\}\]\}$/,
         '{"scopeSpans":$2,"resource":$1}]}',
       ),
       'nothing after the last span but a bracket short': line.slice(0, -2) + '}',
+      'a byte not a closer after the last span (1)': `${line.slice(0, -6)}x}]}]}`,
+      'a byte not a closer after the last span (2)': `${line.slice(0, -5)}x]}]}`,
+      'a byte not a closer after the last span (6)': `${line.slice(0, -1)}x`,
+      'bytes after the request': `${line}]}`,
+      'a member between the resource and the scopes': line.replace(
+        ',"scopeSpans":[',
+        ',"x":1,"scopeSpans":[',
+      ),
+      'an object member and no resource before the scopes': line.replace('{"resource":', '{"other":'),
+      'an object member between the resource and the scopes': line.replace(
+        ',"scopeSpans":[',
+        ',"x":{},"scopeSpans":[',
+      ),
     };
     for (const [what, text] of Object.entries(broken)) {
       expect(text, what).not.toBe(line);
