@@ -14,7 +14,7 @@
  * Pure. No I/O.
  */
 import type { PolicySemantics } from '../policy/types.js';
-import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../record/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { replayDecision } from './replayDecision.js';
@@ -31,6 +31,7 @@ import { buildCurve, firstAbove, recommend, summarizeMisroutes } from './tuneCur
 import type { MisrouteCatch, Swept, TunePoint, TuneRecommendation } from './tuneCurve.js';
 import { sweepFloors } from './tuneFloorSweep.js';
 import type { FloorSweep } from './tuneFloorSweep.js';
+import { MisrouteJoin } from './tuneMisrouteJoin.js';
 
 export type { MisrouteCatch, TunePoint, TuneRecommendation } from './tuneCurve.js';
 export type { FloorSweep, FloorSweepRow } from './tuneFloorSweep.js';
@@ -152,7 +153,6 @@ export const TUNE_CAVEAT =
   'not which margin routes correctly.';
 
 const MAX_FLOORLESS_SCORERS = 50;
-const MAX_MARKED_TRACES = 100_000;
 
 /** Start a streaming sweep. */
 export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalysis {
@@ -171,14 +171,7 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
   // Stryker disable next-line ObjectLiteral: equivalent — tune never reads the audit's examples, so how many it keeps is unseen.
   const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
 
-  // Misroute joins.
-  const marked: Swept[] = [];
-  const markedRecordedMenu = { n: 0 };
-  const markedKeys = new Set<string>();
-  const recent = new Map<string, { spanId: string; swept: Swept; recordedMenu: boolean }[]>();
-  let recentSize = 0;
-  const pendingMarks = new Map<string, Set<string>>();
-  let markCount = 0;
+  const joins = new MisrouteJoin(cfg.joinWindow);
 
   // Floor sweep samples.
   const samples = new Map<
@@ -194,40 +187,6 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
     // Stryker disable next-line ArithmeticOperator: equivalent — as above, another mix of the same state is another uniform generator.
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-
-  const markDecision = (traceId: string, spanId: string, swept: Swept, recordedMenu: boolean): void => {
-    const key = `${traceId}/${spanId}`;
-    if (markedKeys.has(key)) return;
-    markedKeys.add(key);
-    marked.push(swept);
-    if (recordedMenu) markedRecordedMenu.n++;
-  };
-
-  /** Join the marks of a trace to its recent decisions: the marked span if named, else every decision. */
-  const resolveMarks = (traceId: string): boolean => {
-    const parents = pendingMarks.get(traceId);
-    const held = recent.get(traceId);
-    // Stryker disable next-line BooleanLiteral: equivalent — no caller reads the result.
-    if (parents === undefined || held === undefined) return false;
-    const named = held.filter((h) => parents.has(h.spanId));
-    for (const h of named.length > 0 ? named : held) markDecision(traceId, h.spanId, h.swept, h.recordedMenu);
-    pendingMarks.delete(traceId);
-    // Stryker disable next-line BooleanLiteral: equivalent — no caller reads the result.
-    return true;
-  };
-
-  const addMark = (m: MisrouteRecord): void => {
-    let parents = pendingMarks.get(m.traceId);
-    if (parents === undefined) {
-      if (pendingMarks.size >= MAX_MARKED_TRACES) return;
-      parents = new Set();
-      pendingMarks.set(m.traceId, parents);
-    }
-    markCount++;
-    // Stryker disable next-line StringLiteral: equivalent — '' stands for "no span named"; any text that is no span id does the same.
-    parents.add(m.parentSpanId ?? '');
-    resolveMarks(m.traceId);
   };
 
   const sweep = (d: DecisionRecord, semantics: PolicySemantics): Swept | undefined => {
@@ -291,44 +250,23 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
     }
     bins[swept.bin]!++;
     if (isFloorless(d)) sample(d);
-
-    const recordedMenu = d.verdict === 'menu';
-    if (d.misroutes.length > 0) markDecision(d.traceId, d.spanId, swept, recordedMenu);
-    let held = recent.get(d.traceId);
-    if (held === undefined) {
-      held = [];
-      recent.set(d.traceId, held);
-    }
-    held.push({ spanId: d.spanId, swept, recordedMenu });
-    recentSize++;
-    if (pendingMarks.has(d.traceId)) resolveMarks(d.traceId);
-    while (recentSize > cfg.joinWindow) {
-      const oldest = recent.keys().next();
-      if (oldest.done === true) break;
-      recentSize -= recent.get(oldest.value)!.length;
-      recent.delete(oldest.value);
-    }
+    joins.addDecision(d, swept);
   };
 
   return {
     add(record: TraceRecord): void {
       if (finished) throw new Error('tune: add() after finish()');
       if (record.kind === 'decision') addDecision(record);
-      else if (record.kind === 'misroute') addMark(record);
+      else if (record.kind === 'misroute') joins.addMark(record);
     },
     finish(): TuneReport {
       if (finished) throw new Error('tune: finish() called twice');
       finished = true;
-      // Stryker disable next-line ArrayDeclaration: equivalent — every pending mark was already tried when its trace's last decision arrived.
-      for (const traceId of [...pendingMarks.keys()]) resolveMarks(traceId);
-      let unjoined = 0;
-      for (const parents of pendingMarks.values()) unjoined += parents.size;
-
-      const hasMarks = marked.length > 0 || markCount > 0;
-      const curve = buildCurve(margins, counts, decisions, hasMarks ? marked : undefined);
+      const joined = joins.finish();
+      const curve = buildCurve(margins, counts, decisions, joined.hasMarks ? joined.marked : undefined);
       const recommendation = recommend(curve, cfg);
-      const misroutes = hasMarks
-        ? summarizeMisroutes(marked, markedRecordedMenu.n, unjoined, recommendation, margins)
+      const misroutes = joined.hasMarks
+        ? summarizeMisroutes(joined.marked, joined.caughtRecorded, joined.unjoined, recommendation, margins)
         : undefined;
       const floors = [...samples.values()]
         .sort((a, b) => b.seen - a.seen)
