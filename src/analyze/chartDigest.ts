@@ -5,12 +5,21 @@
  * A chart must look the same for one decision and for a million, and the file must stay small, so the report
  * never sees decisions: only these fixed-size aggregates. Time buckets widen along a ladder of round widths
  * (1 s … 1 week) whenever there would be more than `maxBuckets`, merging exactly because every width is a
- * multiple of the one before. Near-ties are counted with the analyzer's rule (verdictCounts). Pure. No I/O.
+ * multiple of the one before. Near-ties are counted with the analyzer's rule (verdictCounts). Each chart has
+ * its accumulator below, in the report's order; the recorded margins are counted as tune counts them
+ * (marginTally). Pure. No I/O.
  */
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
-import { createVerdictCounts, isFloorless, isRecordedNearTie, type VerdictCounts } from './verdictCounts.js';
+import {
+  createVerdictCounts,
+  isFloorless,
+  isRecordedNearTie,
+  RateCounter,
+  type VerdictCounts,
+} from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 import { groupKey } from './groupKey.js';
+import { MarginTally, type MarginCount } from './marginTally.js';
 
 /** Sizes of the digest. */
 export interface ChartDigestConfig {
@@ -67,7 +76,7 @@ export interface ChartDigest {
     readonly outside: number;
   };
   /** Recorded margins, most decisions first (at most 5). */
-  readonly margins: readonly { readonly margin: number; readonly decisions: number }[];
+  readonly margins: readonly MarginCount[];
   /** Near-ties by unordered {top, runner-up} pair, as a symmetric matrix over the most involved skills. */
   readonly tiedPairs: {
     readonly skills: readonly string[];
@@ -92,167 +101,37 @@ export interface ChartDigestAnalysis {
   finish(): ChartDigest;
 }
 
-interface MutableBucket {
-  decisions: number;
-  nearTies: number;
-  verdicts: VerdictCounts;
-}
-
 /** Start a digest. */
 export function createChartDigest(config: Partial<ChartDigestConfig> = {}): ChartDigestAnalysis {
   const cfg = resolveConfig(DEFAULT_CHART_DIGEST_CONFIG, config);
-  const verdicts = createVerdictCounts();
-  let decisions = 0;
-  let nearTies = 0;
-  let rung = 0;
-  let buckets = new Map<number, MutableBucket>();
-  const gapCounts = new Array<number>(cfg.gapBins).fill(0);
-  const gapNearTies = new Array<number>(cfg.gapBins).fill(0);
-  let gapsOutside = 0;
-  const margins = new Map<number, number>();
-  const pairs = new Map<string, { a: string; b: string; n: number }>();
-  let pairsDropped = 0;
-  const scorers = new Map<
-    string,
-    { router: string | null; scorer: string | null; decisions: number; floorless: number; nearTies: number }
-  >();
-
-  const widen = (): void => {
-    while (buckets.size > cfg.maxBuckets && rung < LADDER_MS.length - 1) {
-      const from = LADDER_MS[rung]!;
-      rung++;
-      const to = LADDER_MS[rung]!;
-      const merged = new Map<number, MutableBucket>();
-      for (const [k, b] of buckets) {
-        const key = Math.floor((k * from) / to);
-        const m = merged.get(key);
-        if (m === undefined) merged.set(key, b);
-        else {
-          m.decisions += b.decisions;
-          m.nearTies += b.nearTies;
-          for (const v of Object.keys(b.verdicts) as (keyof VerdictCounts)[]) m.verdicts[v] += b.verdicts[v];
-        }
-      }
-      buckets = merged;
-    }
-  };
-
-  const addDecision = (d: DecisionRecord): void => {
-    decisions++;
-    verdicts[d.verdict]++;
-    const tie = isRecordedNearTie(d);
-    if (tie) nearTies++;
-
-    if (Number.isFinite(d.timeUnixMs)) {
-      const key = Math.floor(d.timeUnixMs / LADDER_MS[rung]!);
-      let b = buckets.get(key);
-      if (b === undefined) {
-        b = { decisions: 0, nearTies: 0, verdicts: createVerdictCounts() };
-        buckets.set(key, b);
-      }
-      b.decisions++;
-      if (tie) b.nearTies++;
-      b.verdicts[d.verdict]++;
-      // Stryker disable next-line EqualityOperator: equivalent — widen() itself does nothing until there are more than maxBuckets.
-      if (buckets.size > cfg.maxBuckets) widen();
-    }
-
-    const gap = d.runnerUp?.gap;
-    if (gap !== undefined) {
-      if (Number.isFinite(gap) && gap >= 0 && gap <= 1) {
-        const i = Math.min(cfg.gapBins - 1, Math.floor(gap * cfg.gapBins));
-        gapCounts[i]!++;
-        if (tie) gapNearTies[i]!++;
-      } else gapsOutside++;
-    }
-    margins.set(d.policy.nearTieMargin, (margins.get(d.policy.nearTieMargin) ?? 0) + 1);
-
-    if (tie) {
-      const top = d.ranked[0]?.id;
-      const second = d.runnerUp?.id;
-      if (top !== undefined && second !== undefined && top !== second) {
-        // Stryker disable next-line EqualityOperator: equivalent — the two skills differ (checked above), and either order gives the same symmetric cells and the same involvement.
-        const [a, b] = top < second ? [top, second] : [second, top];
-        const key = groupKey(a, b);
-        const p = pairs.get(key);
-        if (p !== undefined) p.n++;
-        else if (pairs.size < cfg.maxPairs) pairs.set(key, { a, b, n: 1 });
-        else pairsDropped++;
-      }
-    }
-
-    const sKey = groupKey(d.router, d.scorer);
-    let s = scorers.get(sKey);
-    if (s === undefined && scorers.size < cfg.maxScorers) {
-      s = { router: d.router ?? null, scorer: d.scorer ?? null, decisions: 0, floorless: 0, nearTies: 0 };
-      scorers.set(sKey, s);
-    }
-    if (s !== undefined) {
-      s.decisions++;
-      if (isFloorless(d)) s.floorless++;
-      if (tie) s.nearTies++;
-    }
-  };
-
+  const totals = new RateCounter();
+  const timeline = new Timeline(cfg.maxBuckets);
+  const gaps = new GapHistogram(cfg.gapBins);
+  const margins = new MarginTally();
+  const tiedPairs = new TiedPairs(cfg.maxPairs);
+  const scorers = new ScorerCounts(cfg.maxScorers);
   return {
     add(record: TraceRecord): void {
-      if (record.kind === 'decision') addDecision(record);
+      if (record.kind !== 'decision') return;
+      const tie = isRecordedNearTie(record);
+      totals.add(record);
+      timeline.add(record, tie);
+      gaps.add(record.runnerUp?.gap, tie);
+      margins.add(record.policy.nearTieMargin);
+      if (tie) tiedPairs.add(record);
+      scorers.add(record, tie);
     },
     finish(): ChartDigest {
-      const width = LADDER_MS[rung]!;
-      const timeline = [...buckets]
-        .sort((x, y) => x[0] - y[0])
-        .map(([k, b]) => ({
-          startMs: k * width,
-          decisions: b.decisions,
-          nearTies: b.nearTies,
-          verdicts: { ...b.verdicts },
-        }));
-
-      const involvement = new Map<string, number>();
-      for (const p of pairs.values()) {
-        involvement.set(p.a, (involvement.get(p.a) ?? 0) + p.n);
-        involvement.set(p.b, (involvement.get(p.b) ?? 0) + p.n);
-      }
-      const skills = [...involvement]
-        .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
-        .slice(0, cfg.maxSkills)
-        .map(([id]) => id);
-      const index = new Map(skills.map((id, i) => [id, i]));
-      const cells = skills.map(() => new Array<number>(skills.length).fill(0));
-      let notShown = 0;
-      for (const p of pairs.values()) {
-        const i = index.get(p.a);
-        const j = index.get(p.b);
-        if (i === undefined || j === undefined) {
-          notShown += p.n;
-          continue;
-        }
-        cells[i]![j]! += p.n;
-        cells[j]![i]! += p.n;
-      }
-
       return {
         kind: 'chart-digest',
-        decisions,
-        nearTies,
-        verdicts: { ...verdicts },
-        timeline: { bucketMs: width, buckets: timeline },
-        gaps: {
-          bins: gapCounts.map((count, i) => ({
-            from: i / cfg.gapBins,
-            to: (i + 1) / cfg.gapBins,
-            count,
-            nearTies: gapNearTies[i]!,
-          })),
-          outside: gapsOutside,
-        },
-        margins: [...margins]
-          .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-          .slice(0, 5)
-          .map(([margin, n]) => ({ margin, decisions: n })),
-        tiedPairs: { skills, cells, notShown, pairsDropped },
-        scorers: [...scorers.values()].sort((x, y) => y.decisions - x.decisions).map((s) => ({ ...s })),
+        decisions: totals.decisions,
+        nearTies: totals.nearTies,
+        verdicts: { ...totals.verdicts },
+        timeline: timeline.finish(),
+        gaps: gaps.finish(),
+        margins: margins.top(),
+        tiedPairs: tiedPairs.finish(cfg.maxSkills),
+        scorers: scorers.finish(),
       };
     },
   };
@@ -266,4 +145,198 @@ export function digestForCharts(
   const analysis = createChartDigest(config);
   for (const r of records) analysis.add(r);
   return analysis.finish();
+}
+
+interface MutableBucket {
+  decisions: number;
+  nearTies: number;
+  verdicts: VerdictCounts;
+}
+
+/** Decisions per time bucket; the buckets widen along the ladder so that at most `maxBuckets` are kept. */
+class Timeline {
+  private rung = 0;
+  /** Bucket index (start time ÷ the rung's width) → counts. */
+  private buckets = new Map<number, MutableBucket>();
+
+  constructor(private readonly maxBuckets: number) {}
+
+  /** Count one decision in its bucket; a decision without a finite time is not drawn. */
+  add(d: DecisionRecord, tie: boolean): void {
+    if (!Number.isFinite(d.timeUnixMs)) return;
+    const key = Math.floor(d.timeUnixMs / LADDER_MS[this.rung]!);
+    let b = this.buckets.get(key);
+    if (b === undefined) {
+      b = { decisions: 0, nearTies: 0, verdicts: createVerdictCounts() };
+      this.buckets.set(key, b);
+    }
+    b.decisions++;
+    if (tie) b.nearTies++;
+    b.verdicts[d.verdict]++;
+    // Stryker disable next-line EqualityOperator: equivalent — widen() itself does nothing until there are more than maxBuckets.
+    if (this.buckets.size > this.maxBuckets) this.widen();
+  }
+
+  /** The buckets in time order, with the width they ended at. */
+  finish(): ChartDigest['timeline'] {
+    const width = LADDER_MS[this.rung]!;
+    const buckets = [...this.buckets]
+      .sort((x, y) => x[0] - y[0])
+      .map(([k, b]) => ({
+        startMs: k * width,
+        decisions: b.decisions,
+        nearTies: b.nearTies,
+        verdicts: { ...b.verdicts },
+      }));
+    return { bucketMs: width, buckets };
+  }
+
+  /** Step up the ladder until the buckets fit, merging those that fall into one wider bucket. */
+  private widen(): void {
+    while (this.buckets.size > this.maxBuckets && this.rung < LADDER_MS.length - 1) {
+      const from = LADDER_MS[this.rung]!;
+      this.rung++;
+      const to = LADDER_MS[this.rung]!;
+      const merged = new Map<number, MutableBucket>();
+      for (const [k, b] of this.buckets) {
+        const key = Math.floor((k * from) / to);
+        const m = merged.get(key);
+        if (m === undefined) merged.set(key, b);
+        else mergeBucket(m, b);
+      }
+      this.buckets = merged;
+    }
+  }
+}
+
+/** Add the counts of `b` to `into`. */
+function mergeBucket(into: MutableBucket, b: MutableBucket): void {
+  into.decisions += b.decisions;
+  into.nearTies += b.nearTies;
+  for (const v of Object.keys(b.verdicts) as (keyof VerdictCounts)[]) into.verdicts[v] += b.verdicts[v];
+}
+
+/** Runner-up gaps over 0..1 in `bins` equal bins, near-ties apart; gaps outside are only counted. */
+class GapHistogram {
+  private readonly counts: number[];
+  private readonly nearTies: number[];
+  private outside = 0;
+
+  constructor(private readonly bins: number) {
+    this.counts = new Array<number>(bins).fill(0);
+    this.nearTies = new Array<number>(bins).fill(0);
+  }
+
+  /** Count one decision's gap (none without a runner-up). */
+  add(gap: number | undefined, tie: boolean): void {
+    if (gap === undefined) return;
+    if (Number.isFinite(gap) && gap >= 0 && gap <= 1) {
+      const i = Math.min(this.bins - 1, Math.floor(gap * this.bins));
+      this.counts[i]!++;
+      if (tie) this.nearTies[i]!++;
+    } else this.outside++;
+  }
+
+  /** The bins with their bounds, and the count outside them. */
+  finish(): ChartDigest['gaps'] {
+    return {
+      bins: this.counts.map((count, i) => ({
+        from: i / this.bins,
+        to: (i + 1) / this.bins,
+        count,
+        nearTies: this.nearTies[i]!,
+      })),
+      outside: this.outside,
+    };
+  }
+}
+
+/** Near-ties by unordered {top, runner-up} pair, at most `maxPairs` pairs; near-ties of further pairs counted. */
+class TiedPairs {
+  private readonly pairs = new Map<string, { a: string; b: string; n: number }>();
+  private pairsDropped = 0;
+
+  constructor(private readonly maxPairs: number) {}
+
+  /** Count one near-tie under its pair (none without two distinct skills). */
+  add(d: DecisionRecord): void {
+    const top = d.ranked[0]?.id;
+    const second = d.runnerUp?.id;
+    if (top !== undefined && second !== undefined && top !== second) {
+      // Stryker disable next-line EqualityOperator: equivalent — the two skills differ (checked above), and either order gives the same symmetric cells and the same involvement.
+      const [a, b] = top < second ? [top, second] : [second, top];
+      const key = groupKey(a, b);
+      const p = this.pairs.get(key);
+      if (p !== undefined) p.n++;
+      else if (this.pairs.size < this.maxPairs) this.pairs.set(key, { a, b, n: 1 });
+      else this.pairsDropped++;
+    }
+  }
+
+  /** The symmetric matrix over the `maxSkills` skills in most near-ties, and what it leaves out. */
+  finish(maxSkills: number): ChartDigest['tiedPairs'] {
+    const skills = this.mostInvolved(maxSkills);
+    const index = new Map(skills.map((id, i) => [id, i]));
+    const cells = skills.map(() => new Array<number>(skills.length).fill(0));
+    let notShown = 0;
+    for (const p of this.pairs.values()) {
+      const i = index.get(p.a);
+      const j = index.get(p.b);
+      if (i === undefined || j === undefined) {
+        notShown += p.n;
+        continue;
+      }
+      cells[i]![j]! += p.n;
+      cells[j]![i]! += p.n;
+    }
+    return { skills, cells, notShown, pairsDropped: this.pairsDropped };
+  }
+
+  /** The skills in most near-ties first (then by name), at most `limit`. */
+  private mostInvolved(limit: number): string[] {
+    const involvement = new Map<string, number>();
+    for (const p of this.pairs.values()) {
+      involvement.set(p.a, (involvement.get(p.a) ?? 0) + p.n);
+      involvement.set(p.b, (involvement.get(p.b) ?? 0) + p.n);
+    }
+    return [...involvement]
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([id]) => id);
+  }
+}
+
+interface ScorerRow {
+  readonly router: string | null;
+  readonly scorer: string | null;
+  decisions: number;
+  floorless: number;
+  nearTies: number;
+}
+
+/** Decisions, floorless decisions and near-ties per router/scorer, at most `max` rows; later ones not counted. */
+class ScorerCounts {
+  private readonly rows = new Map<string, ScorerRow>();
+
+  constructor(private readonly max: number) {}
+
+  /** Count one decision in its router/scorer's row. */
+  add(d: DecisionRecord, tie: boolean): void {
+    const key = groupKey(d.router, d.scorer);
+    let s = this.rows.get(key);
+    if (s === undefined && this.rows.size < this.max) {
+      s = { router: d.router ?? null, scorer: d.scorer ?? null, decisions: 0, floorless: 0, nearTies: 0 };
+      this.rows.set(key, s);
+    }
+    if (s !== undefined) {
+      s.decisions++;
+      if (isFloorless(d)) s.floorless++;
+      if (tie) s.nearTies++;
+    }
+  }
+
+  /** The rows, most decisions first. */
+  finish(): ChartDigest['scorers'] {
+    return [...this.rows.values()].sort((x, y) => y.decisions - x.decisions).map((s) => ({ ...s }));
+  }
 }

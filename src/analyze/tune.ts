@@ -7,30 +7,30 @@
  * marks it also reports how many known misroutes each margin would have caught as a menu. The sweep is exact
  * without replaying every decision at every margin: a margin only decides whether a decision ties (gap <
  * margin), so each decision is replayed twice (margin 0: its decisive verdict; margin ∞: its tie verdict) and
- * counted in the grid bin its gap falls in. The floor sweep replays a bounded sample per floorless scorer.
- * Memory: the grid, capped samples and a capped window of recent decisions to join late misroute marks to.
+ * counted in the grid bin its gap falls in (tuneMarginGrid, drawn by tuneCurve). The floor sweep replays a
+ * bounded sample per floorless scorer (tuneFloorSweep). Memory: the grid, capped samples and a capped window of
+ * recent decisions to join late misroute marks to (tuneMisrouteJoin).
  * Each decision is judged by the behaviour its service runs (`policy`, see policyAudit): the margin sweep by
  * what the service has shown so far, the floor sweep (replayed at the end) by the settled behaviour.
  * Pure. No I/O.
  */
-import type { PolicySemantics } from '../policy/types.js';
-import type { DecisionRecord, MisrouteRecord, TraceRecord } from '../record/types.js';
+import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { describeFilter, matchesFilter, type DecisionFilter } from './filterDecisions.js';
-import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
-import { replayDecision } from './replayDecision.js';
 import {
-  createVerdictCounts,
-  isFloorless,
-  isRecordedNearTie,
-  rateOf,
-  type VerdictCounts,
-} from './verdictCounts.js';
+  createPolicyAudit,
+  type PolicyAudit,
+  type PolicyChoice,
+  type ServiceBehaviour,
+} from './policyAudit.js';
+import { isFloorless, rateOf, RateCounter, type VerdictCounts } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
-import { groupKey } from './groupKey.js';
-import { buildCurve, firstAbove, recommend, summarizeMisroutes } from './tuneCurve.js';
-import type { MisrouteCatch, Swept, TunePoint, TuneRecommendation } from './tuneCurve.js';
-import { sweepFloors } from './tuneFloorSweep.js';
+import { MarginTally, type MarginCount } from './marginTally.js';
+import { recommend, summarizeMisroutes } from './tuneCurve.js';
+import type { MisrouteCatch, TunePoint, TuneRecommendation } from './tuneCurve.js';
+import { MarginGrid, sweepDecision } from './tuneMarginGrid.js';
+import { FloorSamples, sweepFloors } from './tuneFloorSweep.js';
 import type { FloorSweep } from './tuneFloorSweep.js';
+import { MisrouteJoin } from './tuneMisrouteJoin.js';
 
 export type { MisrouteCatch, TunePoint, TuneRecommendation } from './tuneCurve.js';
 export type { FloorSweep, FloorSweepRow } from './tuneFloorSweep.js';
@@ -129,7 +129,7 @@ export interface TuneReport {
     readonly nearTieRate: number;
     readonly menuRate: number;
     /** Recorded margins, most decisions first (at most 5). */
-    readonly margins: readonly { readonly margin: number; readonly decisions: number }[];
+    readonly margins: readonly MarginCount[];
   };
   readonly sweep: { readonly from: number; readonly to: number; readonly step: number };
   readonly curve: readonly TunePoint[];
@@ -151,121 +151,19 @@ export const TUNE_CAVEAT =
   'tune sets rates, not accuracy: it shows how often each margin would have tied, offered a menu or moved — ' +
   'not which margin routes correctly.';
 
-const MAX_FLOORLESS_SCORERS = 50;
-const MAX_MARKED_TRACES = 100_000;
-
 /** Start a streaming sweep. */
 export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalysis {
   const cfg = resolveTuneConfig(config);
   const margins = sweepMargins(cfg);
-  const K = margins.length;
-  // counts[decisive][tied][bin]; bin K = never ties within the sweep.
-  const counts = new Map<string, number[]>();
-  const recorded = createVerdictCounts();
-  const recordedMargins = new Map<number, number>();
-  let recordedNearTies = 0;
-  let decisions = 0;
+  const grid = new MarginGrid(margins);
+  const recorded = new RecordedRates();
+  const samples = new FloorSamples(cfg.floorSample);
+  const joins = new MisrouteJoin(cfg.joinWindow);
+  // Stryker disable next-line ObjectLiteral: equivalent — tune never reads the audit's examples, so how many it keeps is unseen.
+  const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
   let excluded = 0;
   let undecidable = 0;
   let finished = false;
-  // Stryker disable next-line ObjectLiteral: equivalent — tune never reads the audit's examples, so how many it keeps is unseen.
-  const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
-
-  // Misroute joins.
-  const marked: Swept[] = [];
-  const markedRecordedMenu = { n: 0 };
-  const markedKeys = new Set<string>();
-  const recent = new Map<string, { spanId: string; swept: Swept; recordedMenu: boolean }[]>();
-  let recentSize = 0;
-  const pendingMarks = new Map<string, Set<string>>();
-  let markCount = 0;
-
-  // Floor sweep samples.
-  const samples = new Map<
-    string,
-    { router: string | null; scorer: string | null; seen: number; kept: DecisionRecord[] }
-  >();
-  let rngState = 0x2545f491;
-  const random = (): number => {
-    // Stryker disable next-line ArithmeticOperator: equivalent — any well-mixed generator samples uniformly; which decisions a sample keeps is not specified.
-    rngState = (rngState + 0x6d2b79f5) >>> 0;
-    let t = rngState;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    // Stryker disable next-line ArithmeticOperator: equivalent — as above, another mix of the same state is another uniform generator.
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-
-  const markDecision = (traceId: string, spanId: string, swept: Swept, recordedMenu: boolean): void => {
-    const key = `${traceId}/${spanId}`;
-    if (markedKeys.has(key)) return;
-    markedKeys.add(key);
-    marked.push(swept);
-    if (recordedMenu) markedRecordedMenu.n++;
-  };
-
-  /** Join the marks of a trace to its recent decisions: the marked span if named, else every decision. */
-  const resolveMarks = (traceId: string): boolean => {
-    const parents = pendingMarks.get(traceId);
-    const held = recent.get(traceId);
-    // Stryker disable next-line BooleanLiteral: equivalent — no caller reads the result.
-    if (parents === undefined || held === undefined) return false;
-    const named = held.filter((h) => parents.has(h.spanId));
-    for (const h of named.length > 0 ? named : held) markDecision(traceId, h.spanId, h.swept, h.recordedMenu);
-    pendingMarks.delete(traceId);
-    // Stryker disable next-line BooleanLiteral: equivalent — no caller reads the result.
-    return true;
-  };
-
-  const addMark = (m: MisrouteRecord): void => {
-    let parents = pendingMarks.get(m.traceId);
-    if (parents === undefined) {
-      if (pendingMarks.size >= MAX_MARKED_TRACES) return;
-      parents = new Set();
-      pendingMarks.set(m.traceId, parents);
-    }
-    markCount++;
-    // Stryker disable next-line StringLiteral: equivalent — '' stands for "no span named"; any text that is no span id does the same.
-    parents.add(m.parentSpanId ?? '');
-    resolveMarks(m.traceId);
-  };
-
-  const sweep = (d: DecisionRecord, semantics: PolicySemantics): Swept | undefined => {
-    const atZero = replayDecision(d, { nearTieMargin: 0 }, semantics);
-    if (atZero.kind !== 'replayed') return undefined;
-    // Without a runner-up, or with a categorical scorer, no margin can make it tie: one replay is enough.
-    // Stryker disable next-line BooleanLiteral,StringLiteral,BlockStatement: equivalent — a shortcut: without a runner-up the replay at an infinite margin finds no tie either.
-    if (atZero.runnerUp === undefined && !atZero.undecided.includes('runner-up')) {
-      return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
-    }
-    if (atZero.scorerTraits.categorical === true)
-      return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
-    const atInf = replayDecision(d, { nearTieMargin: Infinity }, semantics);
-    if (atInf.kind !== 'replayed') return undefined;
-    // Stryker disable next-line ObjectLiteral: equivalent — unreachable: at an infinite margin a decision with a runner-up and a non-categorical scorer is always a near-tie.
-    if (!atInf.nearTie) return { decisive: atZero.verdict, tied: atZero.verdict, bin: K };
-    // Stryker disable next-line OptionalChaining: equivalent — the runner-up is present here (checked above).
-    const gap = atZero.runnerUp?.gap;
-    // Stryker disable next-line LogicalOperator: equivalent — the gap of a near-tie's runner-up is a finite number.
-    if (gap === undefined || Number.isNaN(gap)) return undefined;
-    return { decisive: atZero.verdict, tied: atInf.verdict, bin: firstAbove(margins, gap) };
-  };
-
-  const sample = (d: DecisionRecord): void => {
-    const key = groupKey(d.router, d.scorer);
-    let s = samples.get(key);
-    if (s === undefined) {
-      if (samples.size >= MAX_FLOORLESS_SCORERS) return;
-      s = { router: d.router ?? null, scorer: d.scorer ?? null, seen: 0, kept: [] };
-      samples.set(key, s);
-    }
-    s.seen++;
-    if (s.kept.length < cfg.floorSample) s.kept.push(d);
-    else {
-      const j = Math.floor(random() * s.seen);
-      if (j < cfg.floorSample) s.kept[j] = d;
-    }
-  };
 
   const addDecision = (d: DecisionRecord): void => {
     if (!matchesFilter(d, cfg.where)) {
@@ -274,100 +172,27 @@ export function createTuneAnalysis(config: Partial<TuneConfig> = {}): TuneAnalys
     }
     // A forced behaviour needs no evidence, and spares the audit's replay.
     const semantics = cfg.policy === 'auto' ? audit.add(d).semantics : cfg.policy;
-    const swept = sweep(d, semantics);
+    const swept = sweepDecision(d, semantics, margins);
     if (swept === undefined) {
       undecidable++;
       return;
     }
-    decisions++;
-    recorded[d.verdict]++;
-    if (isRecordedNearTie(d)) recordedNearTies++;
-    recordedMargins.set(d.policy.nearTieMargin, (recordedMargins.get(d.policy.nearTieMargin) ?? 0) + 1);
-    const key = `${swept.decisive}/${swept.tied}`;
-    let bins = counts.get(key);
-    if (bins === undefined) {
-      bins = new Array<number>(K + 1).fill(0);
-      counts.set(key, bins);
-    }
-    bins[swept.bin]!++;
-    if (isFloorless(d)) sample(d);
-
-    const recordedMenu = d.verdict === 'menu';
-    if (d.misroutes.length > 0) markDecision(d.traceId, d.spanId, swept, recordedMenu);
-    let held = recent.get(d.traceId);
-    if (held === undefined) {
-      held = [];
-      recent.set(d.traceId, held);
-    }
-    held.push({ spanId: d.spanId, swept, recordedMenu });
-    recentSize++;
-    if (pendingMarks.has(d.traceId)) resolveMarks(d.traceId);
-    while (recentSize > cfg.joinWindow) {
-      const oldest = recent.keys().next();
-      if (oldest.done === true) break;
-      recentSize -= recent.get(oldest.value)!.length;
-      recent.delete(oldest.value);
-    }
+    recorded.add(d);
+    grid.add(swept);
+    if (isFloorless(d)) samples.add(d);
+    joins.addDecision(d, swept);
   };
 
   return {
     add(record: TraceRecord): void {
       if (finished) throw new Error('tune: add() after finish()');
       if (record.kind === 'decision') addDecision(record);
-      else if (record.kind === 'misroute') addMark(record);
+      else if (record.kind === 'misroute') joins.addMark(record);
     },
     finish(): TuneReport {
       if (finished) throw new Error('tune: finish() called twice');
       finished = true;
-      // Stryker disable next-line ArrayDeclaration: equivalent — every pending mark was already tried when its trace's last decision arrived.
-      for (const traceId of [...pendingMarks.keys()]) resolveMarks(traceId);
-      let unjoined = 0;
-      for (const parents of pendingMarks.values()) unjoined += parents.size;
-
-      const hasMarks = marked.length > 0 || markCount > 0;
-      const curve = buildCurve(margins, counts, decisions, hasMarks ? marked : undefined);
-      const recommendation = recommend(curve, cfg);
-      const misroutes = hasMarks
-        ? summarizeMisroutes(marked, markedRecordedMenu.n, unjoined, recommendation, margins)
-        : undefined;
-      const floors = [...samples.values()]
-        .sort((a, b) => b.seen - a.seen)
-        .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate, audit.judge));
-      const marginsSorted = [...recordedMargins]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, 5)
-        .map(([margin, n]) => ({ margin, decisions: n }));
-      return {
-        kind: 'tune',
-        caveat: TUNE_CAVEAT,
-        targets: {
-          ...(cfg.targetMenuRate === undefined ? {} : { menuRate: cfg.targetMenuRate }),
-          ...(cfg.targetNearTieRate === undefined ? {} : { nearTieRate: cfg.targetNearTieRate }),
-          ...(cfg.targetUnmatchedRate === undefined ? {} : { unmatchedRate: cfg.targetUnmatchedRate }),
-        },
-        where: cfg.where,
-        selection: describeFilter(cfg.where),
-        excluded,
-        undecidable,
-        decisions,
-        recorded: {
-          verdicts: { ...recorded },
-          nearTies: recordedNearTies,
-          nearTieRate: rateOf(recordedNearTies, decisions),
-          menuRate: rateOf(recorded.menu, decisions),
-          margins: marginsSorted,
-        },
-        sweep: { from: cfg.from, to: cfg.to, step: cfg.step },
-        curve,
-        ...(recommendation === undefined ? {} : { recommendation }),
-        ...(misroutes === undefined ? {} : { misroutes }),
-        floors,
-        policy: {
-          choice: cfg.policy,
-          // Under a forced behaviour no decision went through the audit: there is nothing per service to say.
-          services: cfg.policy === 'auto' ? audit.finish().services : [],
-        },
-      };
+      return buildTuneReport(cfg, margins, { grid, recorded, samples, joins, audit, excluded, undecidable });
     },
   };
 }
@@ -377,4 +202,86 @@ export function tuneMargins(records: Iterable<TraceRecord>, config: Partial<Tune
   const analysis = createTuneAnalysis(config);
   for (const r of records) analysis.add(r);
   return analysis.finish();
+}
+
+/** What a sweep gathered by the end of its input. */
+interface Gathered {
+  readonly grid: MarginGrid;
+  readonly recorded: RecordedRates;
+  readonly samples: FloorSamples;
+  readonly joins: MisrouteJoin;
+  readonly audit: PolicyAudit;
+  readonly excluded: number;
+  readonly undecidable: number;
+}
+
+/** The report: the curve and its recommendation, what the marks say, the floor sweep, the recorded rates. */
+function buildTuneReport(cfg: TuneConfig, margins: readonly number[], g: Gathered): TuneReport {
+  const joined = g.joins.finish();
+  const curve = g.grid.curve(g.recorded.decisions, joined.hasMarks ? joined.marked : undefined);
+  const recommendation = recommend(curve, cfg);
+  const misroutes = joined.hasMarks
+    ? summarizeMisroutes(joined.marked, joined.caughtRecorded, joined.unjoined, recommendation, margins)
+    : undefined;
+  const floors = g.samples
+    .bySize()
+    .map((s) => sweepFloors(s, cfg.floorShares, cfg.targetUnmatchedRate, g.audit.judge));
+  return {
+    kind: 'tune',
+    caveat: TUNE_CAVEAT,
+    targets: targetsOf(cfg),
+    where: cfg.where,
+    selection: describeFilter(cfg.where),
+    excluded: g.excluded,
+    undecidable: g.undecidable,
+    decisions: g.recorded.decisions,
+    recorded: g.recorded.toRecorded(),
+    sweep: { from: cfg.from, to: cfg.to, step: cfg.step },
+    curve,
+    ...(recommendation === undefined ? {} : { recommendation }),
+    ...(misroutes === undefined ? {} : { misroutes }),
+    floors,
+    policy: {
+      choice: cfg.policy,
+      // Under a forced behaviour no decision went through the audit: there is nothing per service to say.
+      services: cfg.policy === 'auto' ? g.audit.finish().services : [],
+    },
+  };
+}
+
+/** The targets that were set, in the report's shape. */
+function targetsOf(cfg: TuneConfig): TuneReport['targets'] {
+  return {
+    ...(cfg.targetMenuRate === undefined ? {} : { menuRate: cfg.targetMenuRate }),
+    ...(cfg.targetNearTieRate === undefined ? {} : { nearTieRate: cfg.targetNearTieRate }),
+    ...(cfg.targetUnmatchedRate === undefined ? {} : { unmatchedRate: cfg.targetUnmatchedRate }),
+  };
+}
+
+/** The recorded verdicts, near-ties and margins of the swept decisions, to compare the curve with. */
+class RecordedRates {
+  private readonly counts = new RateCounter();
+  private readonly margins = new MarginTally();
+
+  get decisions(): number {
+    return this.counts.decisions;
+  }
+
+  /** Count one swept decision as recorded. */
+  add(d: DecisionRecord): void {
+    this.counts.add(d);
+    this.margins.add(d.policy.nearTieMargin);
+  }
+
+  /** The report's `recorded` section. */
+  toRecorded(): TuneReport['recorded'] {
+    const { decisions, nearTies, verdicts } = this.counts;
+    return {
+      verdicts: { ...verdicts },
+      nearTies,
+      nearTieRate: rateOf(nearTies, decisions),
+      menuRate: rateOf(verdicts.menu, decisions),
+      margins: this.margins.top(),
+    };
+  }
 }

@@ -1,11 +1,70 @@
 /**
  * tuneFloorSweep — for one floorless router/scorer, replay a sample of its decisions under floors taken from
- * their own top scores, and find the highest floor that keeps the unmatched rate at a target. Pure.
+ * their own top scores, and find the highest floor that keeps the unmatched rate at a target.
+ *
+ * The floor sweep runs at the end, once each service's behaviour is settled, so it cannot replay decisions as
+ * they stream by: it keeps a uniform sample of each floorless router/scorer's decisions instead (reservoir
+ * sampling, one seeded generator, so the same input always gives the same report). Pure.
  */
 import type { PolicySemantics } from '../policy/types.js';
 import type { DecisionRecord } from '../record/types.js';
+import { groupKey } from './groupKey.js';
 import { replayDecision } from './replayDecision.js';
 import { createVerdictCounts, rateOf } from './verdictCounts.js';
+
+/** The most floorless router/scorers sampled; decisions of further ones are not sampled. */
+const MAX_FLOORLESS_SCORERS = 50;
+
+/** A uniform sample of one floorless router/scorer's decisions. */
+export interface FloorSample {
+  readonly router: string | null;
+  readonly scorer: string | null;
+  /** Decisions seen. */
+  seen: number;
+  /** The sample: every decision while `seen` is at most the sample size. */
+  readonly kept: DecisionRecord[];
+}
+
+/** A uniform sample of decisions per floorless router/scorer, of at most `size` decisions each. */
+export class FloorSamples {
+  private readonly samples = new Map<string, FloorSample>();
+  private rngState = 0x2545f491;
+
+  constructor(private readonly size: number) {}
+
+  /** Sample one decision of a floorless scorer. */
+  add(d: DecisionRecord): void {
+    const key = groupKey(d.router, d.scorer);
+    let s = this.samples.get(key);
+    if (s === undefined) {
+      if (this.samples.size >= MAX_FLOORLESS_SCORERS) return;
+      s = { router: d.router ?? null, scorer: d.scorer ?? null, seen: 0, kept: [] };
+      this.samples.set(key, s);
+    }
+    s.seen++;
+    if (s.kept.length < this.size) s.kept.push(d);
+    else {
+      const j = Math.floor(this.random() * s.seen);
+      if (j < this.size) s.kept[j] = d;
+    }
+  }
+
+  /** The samples, the router/scorer with most decisions first. */
+  bySize(): FloorSample[] {
+    return [...this.samples.values()].sort((a, b) => b.seen - a.seen);
+  }
+
+  /** mulberry32: one generator for every sample, so the draws depend on the input order alone. */
+  private random(): number {
+    // Stryker disable next-line ArithmeticOperator: equivalent — any well-mixed generator samples uniformly; which decisions a sample keeps is not specified.
+    this.rngState = (this.rngState + 0x6d2b79f5) >>> 0;
+    let t = this.rngState;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    // Stryker disable next-line ArithmeticOperator: equivalent — as above, another mix of the same state is another uniform generator.
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}
 
 /** The floor sweep for one floorless router/scorer. */
 export interface FloorSweep {
@@ -33,7 +92,7 @@ export type FloorSweepRow = Omit<FloorSweep['rows'][number], 'share'>;
 
 /** The floor sweep of one floorless router/scorer's sampled decisions, judged by `judge`. */
 export function sweepFloors(
-  s: { router: string | null; scorer: string | null; seen: number; kept: readonly DecisionRecord[] },
+  s: FloorSample,
   shares: readonly number[],
   targetUnmatchedRate: number | undefined,
   judge: Judge,

@@ -702,6 +702,19 @@ describe('flapping: the report', () => {
     expect(forward[1]).toStrictEqual(['AB', 'EF', 'CD', 'GH']);
   });
 
+  it('the router breaks only a tie of names: a later id or pair ranks after, even on an earlier router', () => {
+    const early = conversation('a', '?>A A>B B>A').map((x) => ({ ...x, router: 'r2' }));
+    const late = conversation('b', '?>C C>D D>C').map((x) => ({ ...x, router: 'r1' }));
+    for (const recs of [
+      [...early, ...late],
+      [...late, ...early],
+    ]) {
+      const r = findFlapping(recs);
+      expect(r.topConversations.map((c) => `${c.id}/${c.router}`)).toStrictEqual(['a/r2', 'b/r1']);
+      expect(r.topPairs.map((p) => `${p.pair.join('')}/${p.router}`)).toStrictEqual(['AB/r2', 'CD/r1']);
+    }
+  });
+
   it('a conversation or pair with no router ranks before a named router on a tie', () => {
     const named = conversation('c', '?>A A>B B>A').map((x) => ({ ...x, router: 'A' }));
     const bare = conversation('c', '?>A A>B B>A').map((x) => {
