@@ -6,8 +6,9 @@
  * resource items (with or without a resource, with or without schemaUrl) and scopes, empty `links` lists as the
  * JS exporter writes them — is read by skipping (never declined) into the same records and stats as JSON.parse
  * of the line, in one thread and in the `--jobs` hand-off; and a prefix of a request cut at any byte is always
- * declined, so the walk reports it. Named cases: each assumption broken is declined; and the one thing it
- * cannot see (damage in the middle of a line outside routing spans) is seen by the exact read.
+ * declined, so the walk reports it. Named cases: each assumption broken is declined; and the two things it
+ * cannot see (damage in the middle of a line outside routing spans, a span with no ids among spans with ids)
+ * are seen by the exact read.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +182,27 @@ const layoutArb: fc.Arbitrary<Layout> = fc.record({
 });
 
 describe('skipToRoutingSpans', () => {
+  it('cannot count a span with no ids among spans with ids; the exact read counts it', () => {
+    const line = buildRequest({
+      items: [
+        { withResource: true, schemaUrl: false, scopes: [{ schemaUrl: false, picks: [32, 0, 1, 33] }] },
+      ],
+      emptyLinks: false,
+    });
+    // The first span is plain (a chat span): drop both of its ids.
+    const first = line.indexOf('{"traceId":"');
+    const idless =
+      line.slice(0, first) + line.slice(first).replace(/"traceId":"[0-9a-f]+","spanId":"[0-9a-f]+",/, '');
+    const whole = readWhole(idless);
+    expect(whole.stats.spans).toBe(4);
+    const skipped = readFast(idless);
+    expect(skipped.read).toBe(true);
+    expect(skipped.stats.spans).toBe(3);
+    expect(skipped.records).toEqual(whole.records);
+    const exact = readFast(idless, true);
+    expect(exact.stats).toEqual(whole.stats);
+  });
+
   it('reads any Collector-shaped request by skipping, into what a whole parse gives (fast-check)', () => {
     fc.assert(
       fc.property(layoutArb, (layout) => {
