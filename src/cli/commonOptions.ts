@@ -233,7 +233,8 @@ export function readInputs(args: CliArgs, env: HeaderEnvironment): TraceInput[] 
 
 /**
  * How inputs are read: reader threads (`--jobs`, 1 to 64), the input size from which they are used
- * (`--jobs-min-mib`), whether every byte is walked (`--exact-read`), and the behaviour agentfootprint event logs are judged under (an explicit `--policy`).
+ * (`--jobs-min-mib`), whether every byte is walked (`--exact-read`), and the behaviour agentfootprint event
+ * logs are judged under (an explicit `--policy`).
  */
 export interface ReaderThreads {
   readonly jobs: number;
@@ -277,9 +278,7 @@ const MIB = 1024 * 1024;
 export function readJobs(args: CliArgs): ReaderThreads {
   const jobs = readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
   const minMib = readInteger(args, 'jobsMinMib', '--jobs-min-mib', 0) ?? PARALLEL_MIN_BYTES / MIB;
-  return args.exactRead === true
-    ? { jobs, minBytes: minMib * MIB, exact: true }
-    : { jobs, minBytes: minMib * MIB };
+  return { jobs, minBytes: minMib * MIB, ...(args.exactRead === true ? { exact: true } : {}) };
 }
 
 /** A number option within [min, max]; a usage error otherwise. */

@@ -2,6 +2,11 @@
  * readWithoutParsing — the fast path's one seam: a JSON line read without JSON.parse of the whole line, when it
  * can be.
  *
+ * First, unless the read is exact (`--exact-read`), a line in the Collector's compact shape is not walked at
+ * all: skipToRoutingSpans counts its spans and finds its routing spans by native searches, and only those (and
+ * their resources) are parsed, or, in a `--jobs` worker, checked and handed over. A line it declines, or whose
+ * slices do not parse, goes on as below, untouched.
+ *
  * Every routing key and name contains ROUTING_MARKER, so a line without it is not parsed: in the Collector's
  * plain request shape its spans are counted by the scan's walk (countOtlpJsonLineSpans: every item of every
  * `spans` list, exactly as a parse counts them, and the line's tokens and brackets checked), so truncation,
@@ -18,7 +23,12 @@ import { OPEN_BRACE } from '../jsonBytes.js';
 import { OTLP_REQUEST_OPENER, ROUTING_MARKER_BYTES } from '../readLimits.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
 import { isJsonValue } from './isJsonValue.js';
-import { countOtlpJsonLineSpans, scanOtlpJsonLine, scanOtlpJsonLineInto } from './scanOtlpJsonLine.js';
+import {
+  countOtlpJsonLineSpans,
+  scanOtlpJsonLine,
+  scanOtlpJsonLineInto,
+  writeSlicedRequest,
+} from './scanOtlpJsonLine.js';
 import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
 
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
@@ -139,23 +149,11 @@ function writeSkippedRequest(body: Buffer, skipped: SkippedLine, sink: ByteSink)
       return false;
     for (const span of item.spans) if (!isJsonValue(body, span.start, span.end)) return false;
   }
-  sink.writeAscii('{"resourceSpans":[');
-  for (let i = 0; i < skipped.resources.length; i++) {
-    const item = skipped.resources[i]!;
-    sink.writeAscii(i === 0 ? '{' : ',{');
-    if (item.resource !== undefined) {
-      sink.writeAscii('"resource":');
-      sink.writeBytes(body, item.resource.start, item.resource.end);
-      sink.writeAscii(',');
-    }
-    sink.writeAscii('"scopeSpans":[{"spans":[');
-    for (let k = 0; k < item.spans.length; k++) {
-      if (k > 0) sink.writeAscii(',');
-      sink.writeBytes(body, item.spans[k]!.start, item.spans[k]!.end);
-    }
-    sink.writeAscii(']}]}');
-  }
-  sink.writeAscii(']}');
+  writeSlicedRequest(
+    body,
+    skipped.resources.map((item) => ({ resource: item.resource, scopeSpans: [{ spans: item.spans }] })),
+    sink,
+  );
   return true;
 }
 

@@ -312,14 +312,28 @@ export function scanOtlpJsonLine(body: Buffer, marker: Buffer): { resourceSpans:
 export function scanOtlpJsonLineInto(body: Buffer, marker: Buffer, sink: ByteSink): boolean {
   const list = scanRequest(body, marker, true);
   if (list === undefined) return false;
+  writeSlicedRequest(body, list as SlicedResourceSpans[], sink);
+  return true;
+}
+
+/** A `resourceSpans` item whose resource and spans are checked slices of a line (a skipped span is `0`). */
+export interface SlicedResourceSpans {
+  readonly resource?: Slice | undefined;
+  readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<Slice | 0> }>;
+}
+
+/**
+ * Write `{"resourceSpans":[…]}` holding `list`'s items to `sink`, each slice copied from `body` as it is: the
+ * request a `--jobs` worker hands to the main thread (scanOtlpJsonLineInto, and the skipping read's).
+ */
+export function writeSlicedRequest(body: Buffer, list: readonly SlicedResourceSpans[], sink: ByteSink): void {
   sink.writeAscii('{"resourceSpans":[');
   for (let i = 0; i < list.length; i++) {
     const item = list[i]!;
     sink.writeAscii(i === 0 ? '{' : ',{');
     if (item.resource !== undefined) {
-      const slice = item.resource as Slice;
       sink.writeAscii('"resource":');
-      sink.writeBytes(body, slice.start, slice.end);
+      sink.writeBytes(body, item.resource.start, item.resource.end);
       sink.writeAscii(',');
     }
     sink.writeAscii('"scopeSpans":[');
@@ -328,7 +342,7 @@ export function scanOtlpJsonLineInto(body: Buffer, marker: Buffer, sink: ByteSin
       const spans = item.scopeSpans[j]!.spans;
       for (let k = 0; k < spans.length; k++) {
         if (k > 0) sink.writeAscii(',');
-        const span = spans[k] as Slice | 0;
+        const span = spans[k]!;
         if (span === 0) sink.writeAscii('0');
         else sink.writeBytes(body, span.start, span.end);
       }
@@ -337,11 +351,10 @@ export function scanOtlpJsonLineInto(body: Buffer, marker: Buffer, sink: ByteSin
     sink.writeAscii(']}');
   }
   sink.writeAscii(']}');
-  return true;
 }
 
-/** Where a checked slice is, in slices mode. */
-interface Slice {
+/** Where a checked slice is, in slices mode: a byte range [start, end) of the line. */
+export interface Slice {
   readonly start: number;
   readonly end: number;
 }
@@ -366,8 +379,11 @@ function scanRequest(body: Buffer, marker: Buffer, asSlices: boolean): Rebuilt[]
  * checked as the scan checks them, not parsed: for finding one span's bytes (skipToRoutingSpans).
  */
 export function endOfJsonValue(buf: Buffer, start: number): number {
-  return new LineScanner(buf, buf.subarray(0, 0)).skipValue(start);
+  return new LineScanner(buf, NO_MARKER).skipValue(start);
 }
+
+/** The marker of a scanner that only skips values (never searched: holdsMarker is not asked). */
+const NO_MARKER = Buffer.alloc(0);
 
 /**
  * How many spans a request line holds, by the same walk with nothing parsed: every item of every `spans` list,

@@ -4,10 +4,11 @@
  *
  * The walk (scanOtlpJsonLine) looks at every byte of every line, although one span in twenty is a routing
  * span. Here every search is Buffer#indexOf, which runs at memory speed over what it skips: a line's spans
- * are counted by their `"spanId":"` keys, its routing spans found by ROUTING_MARKER, each from its
- * `{"traceId":"` to the next span's (or, for the last of a list, walked to its end), and its resources found by the `"scopeSpans":[` key that follows each one. In
- * valid JSON a quote inside a string is escaped, so none of these needles, each holding an unescaped quote,
- * can match inside a string: each hit is a key.
+ * are counted by their `"spanId":"` keys, its routing spans found by ROUTING_MARKER, each sliced from its
+ * `{"traceId":"` to the next span's (or, for the last of a list, walked to its end), and each one's resource
+ * found by the `"scopeSpans":[` key of its resource item, which comes before it. In valid JSON a quote inside
+ * a string is escaped, so none of these needles, each holding an unescaped quote, can match inside a string:
+ * each hit is a key.
  *
  * What that rests on, each checked on every line, which otherwise is walked as before (undefined):
  * - the Collector's compact JSON in its field order: the line opens with `{"resourceSpans":[{`, a span with
@@ -22,26 +23,19 @@
  * - no `\u` escape of a key or marker character (escapesAWordCharacter), no legacy `instrumentationLibrarySpans`;
  * - every marker lies inside a span, whose slice must parse (or pass isJsonValue) as one whole value.
  *
- * What it cannot see, unlike the walk: damage in the middle of a newline-terminated line outside routing spans
- * (a lost bracket, a cut followed by a newline); on a line where other spans have ids, a span with neither id
- * (or one missing its trace id and another its span id) is not counted; a line compact where it starts and
- * spaced later. No writer makes these; the walk
- * reports them (`--exact-read`, ReadOptions.exact). No I/O.
+ * What it cannot see, unlike the walk: damage in the middle of a line outside routing spans that leaves both
+ * its ends whole (a lost bracket in a plain span); on a line where other spans have ids, a span with neither
+ * id (or one missing its trace id and another its span id) is not counted; a line compact where it starts and
+ * spaced later. No writer makes these; the walk reports them (`--exact-read`, ReadOptions.exact). No I/O.
  */
 import { escapesAWordCharacter } from './escapesAWordCharacter.js';
-import { endOfJsonValue } from './scanOtlpJsonLine.js';
+import { endOfJsonValue, type Slice } from './scanOtlpJsonLine.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE } from '../jsonBytes.js';
-
-/** A byte range [start, end) of the line. */
-export interface ByteRange {
-  readonly start: number;
-  readonly end: number;
-}
 
 /** One `resourceSpans` item holding routing spans: its resource's bytes (when it has one) and theirs. */
 export interface SkippedResource {
-  readonly resource: ByteRange | undefined;
-  readonly spans: ByteRange[];
+  readonly resource: Slice | undefined;
+  readonly spans: Slice[];
 }
 
 /** What a skipped line holds: how many spans in all, and the resources holding routing spans. */
@@ -184,7 +178,7 @@ function countSpans(body: Buffer): number | undefined {
  * opens with that key), its value's bytes when `{"resource":…,` comes just before, null when neither (another
  * shape). `floor` bounds the backward search: the item opens after it.
  */
-function resourceBefore(body: Buffer, scopeKey: number, floor: number): ByteRange | undefined | null {
+function resourceBefore(body: Buffer, scopeKey: number, floor: number): Slice | undefined | null {
   const before = body[scopeKey - 1];
   if (before === OPEN_BRACE) return undefined;
   if (before !== COMMA) return null;
