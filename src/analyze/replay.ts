@@ -15,9 +15,9 @@ import { describeFilter, matchesFilter, type DecisionFilter } from './filterDeci
 import { createPolicyAudit, type PolicyAudit, type PolicyChoice } from './policyAudit.js';
 import { replayDecision, type ReplayThresholds } from './replayDecision.js';
 import type { ReplayReport } from './replayReport.js';
-import { FlippedList, FlipTally, ScorerFloorTable, SideCounter, UndecidableTally } from './replayTallies.js';
+import { FlippedList, FlipTally, replaySide, ScorerFloorTable, UndecidableTally } from './replayTallies.js';
 import { locate } from './summarizeDecisions.js';
-import { isRecordedNearTie } from './verdictCounts.js';
+import { RateCounter } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 
 export type {
@@ -65,8 +65,8 @@ export interface ReplayAnalysis {
 /** Start a streaming replay. */
 export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): ReplayAnalysis {
   const cfg: ReplayConfig = resolveConfig(DEFAULT_REPLAY_CONFIG, config);
-  const before = new SideCounter();
-  const after = new SideCounter();
+  const before = new RateCounter();
+  const after = new RateCounter();
   const flips = new FlipTally();
   const scorers = new ScorerFloorTable(cfg.maxScorers);
   const list = new FlippedList(cfg.listLimit);
@@ -88,8 +88,8 @@ export function createReplayAnalysis(config: Partial<ReplayConfig> = {}): Replay
       return;
     }
     if (!outcome.complete) partial++;
-    before.add(d.verdict, isRecordedNearTie(d));
-    after.add(outcome.verdict, outcome.nearTie);
+    before.add(d);
+    after.count(outcome.verdict, outcome.nearTie);
     flips.add(d, outcome);
     scorers.add(d, outcome);
     list.add(d, outcome);
@@ -130,8 +130,8 @@ export function replayDecisions(
 
 /** What a replay gathered by the end of its input. */
 interface Gathered {
-  readonly before: SideCounter;
-  readonly after: SideCounter;
+  readonly before: RateCounter;
+  readonly after: RateCounter;
   readonly flips: FlipTally;
   readonly scorers: ScorerFloorTable;
   readonly list: FlippedList;
@@ -154,8 +154,8 @@ function buildReplayReport(cfg: ReplayConfig, g: Gathered): ReplayReport {
     undecidable: g.undecidable.count,
     undecidableExamples: g.undecidable.examples,
     partial: g.partial,
-    before: g.before.toSide(),
-    after: g.after.toSide(),
+    before: replaySide(g.before),
+    after: replaySide(g.after),
     flips: g.flips.flips,
     flipped: g.flips.flipped(),
     moveToMenu: g.flips.moveToMenu,

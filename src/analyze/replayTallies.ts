@@ -10,32 +10,13 @@ import type { DecisionRecord } from '../record/types.js';
 import type { ReplayedDecision } from './replayDecision.js';
 import type { FlipMatrix, FlippedDecision, ReplaySide, ScorerFloorChange } from './replayReport.js';
 import { locate, type DecisionLocation } from './summarizeDecisions.js';
-import { VERDICT_KINDS, createVerdictCounts, rateOf } from './verdictCounts.js';
+import { VERDICT_KINDS, createVerdictCounts, type RateCounter } from './verdictCounts.js';
 import { groupKey } from './groupKey.js';
 
-/** One side of the comparison: verdicts and near-ties, recorded or replayed. */
-export class SideCounter {
-  decisions = 0;
-  nearTies = 0;
-  readonly verdicts = createVerdictCounts();
-
-  /** Count one decision's verdict. */
-  add(kind: Tier2VerdictKind, nearTie: boolean): void {
-    this.decisions++;
-    this.verdicts[kind]++;
-    if (nearTie) this.nearTies++;
-  }
-
-  /** The counts and their rates. */
-  toSide(): ReplaySide {
-    return {
-      decisions: this.decisions,
-      verdicts: { ...this.verdicts },
-      nearTies: this.nearTies,
-      nearTieRate: rateOf(this.nearTies, this.decisions),
-      menuRate: rateOf(this.verdicts.menu, this.decisions),
-    };
-  }
+/** One side of the comparison (recorded or replayed), from its counter: the rates replay reports. */
+export function replaySide(counter: RateCounter): ReplaySide {
+  const { decisions, verdicts, nearTies, nearTieRate, menuRate } = counter.toRates();
+  return { decisions, verdicts, nearTies, nearTieRate, menuRate };
 }
 
 /** A zeroed flip matrix. */

@@ -55,11 +55,16 @@ export class RateCounter {
   nearTies = 0;
   readonly verdicts: VerdictCounts = createVerdictCounts();
 
-  /** Count one decision. */
+  /** Count one decision as recorded. */
   add(record: DecisionRecord): void {
+    this.count(record.verdict, isRecordedNearTie(record));
+  }
+
+  /** Count one verdict (a recorded or a replayed one) and whether it was a near-tie. */
+  count(kind: Tier2VerdictKind, nearTie: boolean): void {
     this.decisions++;
-    this.verdicts[record.verdict]++;
-    if (isRecordedNearTie(record)) this.nearTies++;
+    this.verdicts[kind]++;
+    if (nearTie) this.nearTies++;
   }
 
   /** The counts and their rates, as a plain object. */
