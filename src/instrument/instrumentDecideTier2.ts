@@ -28,13 +28,14 @@ import type { Attributes, Span, SpanOptions } from '@opentelemetry/api';
 import type { DecideTier2, IntentScore, RoutingPolicy, ScorerTraits, Tier2Verdict } from '../policy/types.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
-import { addRoutingContext, putOnSpan, putString } from './addRoutingContext.js';
+import { addRoutingContext, putString } from './addRoutingContext.js';
 import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js';
 import type { RoutingMetrics } from './routingMetrics.js';
 import {
   createRecordingProbe,
   endQuietly,
   INSTRUMENTATION_SCOPE_NAME,
+  logSwallowed,
   safeExecute,
   startRecordingSpan,
 } from './safeExecute.js';
@@ -154,9 +155,11 @@ function recordVerdict(
   // Straight onto the span, key by key in the documented order: no intermediate 20-odd-key object for the SDK
   // to walk and copy (the SDK validates each value the same way either way). A throw part-way is logged and
   // leaves the keys set so far; the reader reports such a span as incomplete, never as a decision.
-  safeExecute('setting the tier-2 attributes', () =>
-    writeRoutingAttributes(putOnSpan(span), call, verdict, settings.maxRecordedCandidates),
-  );
+  try {
+    writeRoutingAttributes(span, call, verdict, settings.maxRecordedCandidates);
+  } catch (err) {
+    logSwallowed('setting the tier-2 attributes', err);
+  }
   const attrs: Attributes = {};
   addCallAttributes(attrs, settings, call, scorerName);
   safeExecute('setting the call attributes', () => span.setAttributes(attrs));

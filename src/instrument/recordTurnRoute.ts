@@ -10,8 +10,8 @@
 import { SpanKind, trace } from '@opentelemetry/api';
 import type { Attributes, SpanContext, SpanOptions } from '@opentelemetry/api';
 import type { TurnRoute } from '../policy/types.js';
-import { putInto, putStringWith, writeRoutingContext } from './addRoutingContext.js';
-import type { PutAttribute } from './addRoutingContext.js';
+import { sinkInto, putStringWith, writeRoutingContext } from './addRoutingContext.js';
+import type { AttributeSink } from './addRoutingContext.js';
 import { DEFAULT_INSTRUMENTATION_CONFIG } from './resolveInstrumentationConfig.js';
 import { endQuietly, INSTRUMENTATION_SCOPE_NAME, safeExecute, startRecordingSpan } from './safeExecute.js';
 import {
@@ -71,35 +71,37 @@ export function recordTurnRoute(
 /** The attributes of one turn route. Pure apart from the caller's redaction function. */
 export function encodeTurnRoute(turnRoute: TurnRoute, options: TurnRouteOptions = {}): Attributes {
   const attrs: Attributes = {};
-  writeTurnRoute(putInto(attrs), turnRoute, options);
+  writeTurnRoute(sinkInto(attrs), turnRoute, options);
   return attrs;
 }
 
 /**
- * The same attributes, in the same order, handed to `put` one by one: the strategy puts them straight on its
- * span (span.setAttribute), which spares an object the SDK would only walk key by key.
+ * The same attributes, in the same order, handed to `sink` one by one: the strategy passes its span itself,
+ * which spares an object the SDK would only walk key by key.
  */
 export function writeTurnRoute(
-  put: PutAttribute,
+  sink: AttributeSink,
   turnRoute: TurnRoute,
   options: TurnRouteOptions = {},
 ): void {
-  put(ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION);
-  put(ATTR_ROUTING_BY, turnRoute.by);
-  putStringWith(put, ATTR_ROUTING_ROUTER, options.routerName);
-  putStringWith(put, ATTR_ROUTING_FROM, turnRoute.from);
-  putStringWith(put, ATTR_ROUTING_TO, turnRoute.to);
-  if (Array.isArray(turnRoute.offered)) put(ATTR_ROUTING_OFFERED, turnRoute.offered.map(String));
-  if (typeof turnRoute.stayOffered === 'boolean') put(ATTR_ROUTING_STAY_OFFERED, turnRoute.stayOffered);
+  sink.setAttribute(ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION);
+  sink.setAttribute(ATTR_ROUTING_BY, turnRoute.by);
+  putStringWith(sink, ATTR_ROUTING_ROUTER, options.routerName);
+  putStringWith(sink, ATTR_ROUTING_FROM, turnRoute.from);
+  putStringWith(sink, ATTR_ROUTING_TO, turnRoute.to);
+  if (Array.isArray(turnRoute.offered))
+    sink.setAttribute(ATTR_ROUTING_OFFERED, turnRoute.offered.map(String));
+  if (typeof turnRoute.stayOffered === 'boolean')
+    sink.setAttribute(ATTR_ROUTING_STAY_OFFERED, turnRoute.stayOffered);
 
   const witness = turnRoute.witness;
   if (witness !== undefined && witness !== null) {
-    putStringWith(put, ATTR_ROUTING_WITNESS_KEYWORD, witness.keyword);
+    putStringWith(sink, ATTR_ROUTING_WITNESS_KEYWORD, witness.keyword);
     if (options.recordWitness === true && typeof witness.text === 'string') {
       const redact = options.redactWitness ?? DEFAULT_INSTRUMENTATION_CONFIG.redactWitness;
       // A redaction that fails leaves the text out: an unredacted fallback would leak what it was meant to hide.
       putStringWith(
-        put,
+        sink,
         ATTR_ROUTING_WITNESS_TEXT,
         safeExecute('the redactWitness function', () => redact(witness.text)),
       );
@@ -107,14 +109,14 @@ export function writeTurnRoute(
   }
   const decider = options.decider;
   if (decider !== undefined) {
-    putStringWith(put, ATTR_ROUTING_DECIDER_PROVIDER, decider.provider);
-    putStringWith(put, ATTR_ROUTING_DECIDER_MODEL, decider.model);
-    putStringWith(put, ATTR_ROUTING_DECIDER_PICKED, decider.picked);
+    putStringWith(sink, ATTR_ROUTING_DECIDER_PROVIDER, decider.provider);
+    putStringWith(sink, ATTR_ROUTING_DECIDER_MODEL, decider.model);
+    putStringWith(sink, ATTR_ROUTING_DECIDER_PICKED, decider.picked);
   }
   const dropped = options.droppedResume;
   if (dropped !== undefined) {
-    putStringWith(put, ATTR_ROUTING_DROPPED_RESUME_ID, dropped.id);
-    putStringWith(put, ATTR_ROUTING_DROPPED_RESUME_REASON, dropped.reason);
+    putStringWith(sink, ATTR_ROUTING_DROPPED_RESUME_ID, dropped.id);
+    putStringWith(sink, ATTR_ROUTING_DROPPED_RESUME_REASON, dropped.reason);
   }
-  if (options.context !== undefined) writeRoutingContext(put, options.context);
+  if (options.context !== undefined) writeRoutingContext(sink, options.context);
 }

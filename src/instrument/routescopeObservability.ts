@@ -31,9 +31,13 @@ import {
   readTurnRoutedEventForRecording,
   TURN_ROUTED_EVENT_TYPE,
 } from '../policy/turnRoutedEvent.js';
-import type { ReadTurnRoutedOptions, TurnRoutedReading } from '../policy/turnRoutedEvent.js';
+import type {
+  ReadTurnRoutedOptions,
+  TurnRoutedDecision,
+  TurnRoutedReading,
+} from '../policy/turnRoutedEvent.js';
 import type { PolicySemantics } from '../policy/types.js';
-import { putOnSpan, putStringWith, writeRoutingContext } from './addRoutingContext.js';
+import { putStringWith, writeRoutingContext } from './addRoutingContext.js';
 import { writeRoutingAttributes } from './encodeRoutingAttributes.js';
 import { writeTurnRoute } from './recordTurnRoute.js';
 import { resolveInstrumentationConfig } from './resolveInstrumentationConfig.js';
@@ -247,25 +251,18 @@ function recordEvent(
     if (decision !== undefined && call !== undefined) {
       const span = startRecordingSpan(tracer, SPAN_ROUTING_TIER2, options, parent);
       if (span !== undefined) {
-        // Straight onto the span, key by key: an attributes object would only be walked again by the SDK.
-        const put = putOnSpan(span);
-        safeExecute('setting the tier-2 attributes', () =>
-          writeRoutingAttributes(put, call, decision.happened, settings.maxRecordedCandidates),
-        );
-        safeExecute('setting the call attributes', () => {
-          put(ATTR_ROUTING_POLICY_SEMANTICS, decision.semantics);
-          put(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
-          put(ATTR_ROUTING_REBUILT_VERDICT, decision.rebuilt.kind);
-          if (decision.differences.length > 0)
-            // Stryker disable next-line MethodExpression: equivalent — nothing writes to the reading's list afterwards.
-            put(ATTR_ROUTING_REBUILT_DIFFERENCES, decision.differences.slice());
-          putStringWith(put, ATTR_ROUTING_ROUTER, settings.routerName);
-          putStringWith(put, ATTR_ROUTING_SCORER_NAME, reading.scorer);
-          if (reading.window !== undefined && Number.isFinite(reading.window)) {
-            put(ATTR_ROUTING_SCORER_WINDOW, reading.window);
-          }
-          writeRoutingContext(put, ids);
-        });
+        // Straight onto the span, key by key: an attributes object would only be walked again by the SDK. Plain
+        // try blocks, not safeExecute: no closure to allocate on every routed turn.
+        try {
+          writeRoutingAttributes(span, call, decision.happened, settings.maxRecordedCandidates);
+        } catch (err) {
+          logSwallowed('setting the tier-2 attributes', err);
+        }
+        try {
+          writeCallAttributes(span, settings, reading, decision, ids);
+        } catch (err) {
+          logSwallowed('setting the call attributes', err);
+        }
         runHook(settings, span, reading, SPAN_ROUTING_TIER2);
         endQuietly(span, time);
       }
@@ -296,13 +293,36 @@ function recordTurn(
   };
   if (reading.decider !== undefined) route.decider = reading.decider;
   if (reading.droppedResume !== undefined) route.droppedResume = reading.droppedResume;
-  safeExecute('setting the turn attributes', () => {
-    const put = putOnSpan(span);
-    writeTurnRoute(put, reading.turn, route);
-    put(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
-  });
+  try {
+    writeTurnRoute(span, reading.turn, route);
+    span.setAttribute(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
+  } catch (err) {
+    logSwallowed('setting the turn attributes', err);
+  }
   runHook(settings, span, reading, SPAN_ROUTING_TURN);
   endQuietly(span, time);
+}
+
+/** What the strategy adds to the tier-2 span beyond the wrapper's attributes: the behaviour, the rebuild, the scorer. */
+function writeCallAttributes(
+  span: Span,
+  settings: Settings,
+  reading: TurnRoutedReading,
+  decision: TurnRoutedDecision,
+  ids: RoutingContext,
+): void {
+  span.setAttribute(ATTR_ROUTING_POLICY_SEMANTICS, decision.semantics);
+  span.setAttribute(ATTR_ROUTING_SOURCE, ROUTING_SOURCE_TURN_ROUTED);
+  span.setAttribute(ATTR_ROUTING_REBUILT_VERDICT, decision.rebuilt.kind);
+  if (decision.differences.length > 0)
+    // Stryker disable next-line MethodExpression: equivalent — nothing writes to the reading's list afterwards.
+    span.setAttribute(ATTR_ROUTING_REBUILT_DIFFERENCES, decision.differences.slice());
+  putStringWith(span, ATTR_ROUTING_ROUTER, settings.routerName);
+  putStringWith(span, ATTR_ROUTING_SCORER_NAME, reading.scorer);
+  if (reading.window !== undefined && Number.isFinite(reading.window)) {
+    span.setAttribute(ATTR_ROUTING_SCORER_WINDOW, reading.window);
+  }
+  writeRoutingContext(span, ids);
 }
 
 /** The framework's turn span for the event's run, when the index saw it start; else the active context. */

@@ -177,9 +177,11 @@ export function judgeKeepingRanking(
 
 /** Each candidate's sanitized score, in input order. */
 function sanitizeScores(scores: readonly IntentScore[]): number[] {
-  // Plain loops and packed arrays: this runs on every routed turn, wrapped or not.
-  const sanitized: number[] = [];
-  for (let i = 0; i < scores.length; i++) sanitized.push(sanitizeScore(scores[i]!.score));
+  // A plain loop into an array sized once: this runs on every routed turn, wrapped or not.
+  const n = scores.length;
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
+  const sanitized = new Array<number>(n);
+  for (let i = 0; i < n; i++) sanitized[i] = sanitizeScore(scores[i]!.score);
   return sanitized;
 }
 
@@ -251,11 +253,13 @@ function rankedWithShares(
   order: readonly number[],
 ): RankedIntentScore[] {
   const relevance = softmaxRelevance(sanitized);
-  const ranked: RankedIntentScore[] = [];
-  for (let k = 0; k < order.length; k++) {
+  const n = order.length;
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
+  const ranked = new Array<RankedIntentScore>(n);
+  for (let k = 0; k < n; k++) {
     const i = order[k]!;
     const c = scores[i]!;
-    ranked.push({ id: c.id, score: c.score, relevance: relevance[i]! });
+    ranked[k] = { id: c.id, score: c.score, relevance: relevance[i]! };
   }
   return ranked;
 }
@@ -287,10 +291,10 @@ function rankByInsertion(sanitized: readonly number[]): number[] {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new buffer only costs an allocation.
   if (sortKeys.length < n) sortKeys = new Float64Array(n);
   const keys = sortKeys;
-  const order: number[] = [];
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
+  const order = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const v = sanitized[i]!;
-    order.push(i);
     let j = i;
     while (j > 0 && keys[j - 1]! < v) {
       keys[j] = keys[j - 1]!;

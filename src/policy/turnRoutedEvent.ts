@@ -210,7 +210,8 @@ interface EventScores {
 
 /**
  * The event's candidates, narrowed. With `reuse`, an entry that already is `{id: string, score: number,
- * relevance: number}` is used as it is rather than copied (nothing downstream of a recording writes to it).
+ * relevance: number}` is used as it is rather than copied, and so is the event's list when every entry is
+ * (nothing downstream of a recording writes to either).
  */
 function readScores(v: unknown, max: number, reuse: boolean, problems: string[]): EventScores | undefined {
   if (!Array.isArray(v)) {
@@ -224,9 +225,11 @@ function readScores(v: unknown, max: number, reuse: boolean, problems: string[])
     return undefined;
   }
   // One object per candidate serves as both the judged score and the recorded rank (a RankedIntentScore is an
-  // IntentScore): this runs inside the host's event loop on every routed turn.
-  const ranked = new Array<RankedIntentScore>(v.length);
-  const sanitized: number[] = [];
+  // IntentScore): this runs inside the host's event loop on every routed turn. With `reuse`, while every entry
+  // is its own reading the event's list is the ranking, and no list is built.
+  let ranked: RankedIntentScore[] | undefined = reuse ? undefined : [];
+  // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
+  const sanitized = new Array<number>(v.length);
   let unshared: number[] | undefined;
   for (let i = 0; i < v.length; i++) {
     const c: unknown = v[i];
@@ -242,13 +245,15 @@ function readScores(v: unknown, max: number, reuse: boolean, problems: string[])
     const relevance = numberOrNull(share);
     if (relevance === undefined) (unshared ??= []).push(i);
     // Already two numbers (no `null` read as NaN, no share missing): the entry is its own reading.
-    ranked[i] =
-      reuse && typeof entry.score === 'number' && typeof share === 'number'
-        ? (entry as unknown as RankedIntentScore)
-        : { id: entry.id, score, relevance: relevance ?? NaN };
-    sanitized.push(sanitizeScore(score));
+    if (reuse && typeof entry.score === 'number' && typeof share === 'number') {
+      if (ranked !== undefined) ranked.push(entry as unknown as RankedIntentScore);
+    } else {
+      ranked ??= (v as RankedIntentScore[]).slice(0, i);
+      ranked.push({ id: entry.id, score, relevance: relevance ?? NaN });
+    }
+    sanitized[i] = sanitizeScore(score);
   }
-  return { ranked, sanitized, unshared };
+  return { ranked: ranked ?? (v as RankedIntentScore[]), sanitized, unshared };
 }
 
 function readRunnerUp(v: unknown, problems: string[]): { id: string; gap: number } | undefined {

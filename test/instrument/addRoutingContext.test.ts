@@ -1,15 +1,14 @@
 /**
- * addRoutingContext — only strings reach the string-typed keys, through every put (an attributes object, a
- * span), and a put writes exactly what it is handed.
+ * addRoutingContext — only strings reach the string-typed keys, through every sink (an attributes object, a
+ * span), and a sink writes exactly what it is handed.
  */
 import type { Attributes, AttributeValue, Span } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import {
   addRoutingContext,
-  putInto,
-  putOnSpan,
   putString,
   putStringWith,
+  sinkInto,
 } from '../../src/instrument/addRoutingContext.js';
 
 /** A span that only records setAttribute calls. */
@@ -31,20 +30,18 @@ describe('addRoutingContext', () => {
 
   it('putStringWith hands a string to the put and nothing else', () => {
     const { span, calls } = recordingSpan();
-    const put = putOnSpan(span);
-    for (const wrong of [42, false, null, undefined, ['a']]) putStringWith(put, 'k', wrong);
+    for (const wrong of [42, false, null, undefined, ['a']]) putStringWith(span, 'k', wrong);
     expect(calls).toEqual([]);
-    putStringWith(put, 'k', 'v');
+    putStringWith(span, 'k', 'v');
     expect(calls).toEqual([['k', 'v']]);
   });
 
-  it('putInto fills the object it was given; putOnSpan sets each attribute on the span', () => {
+  it('sinkInto fills the object it was given, key by key, as a span would take them', () => {
     const attrs: Attributes = { before: 1 };
-    putInto(attrs)('a', [1, 2]);
-    expect(attrs).toEqual({ before: 1, a: [1, 2] });
-    const { span, calls } = recordingSpan();
-    putOnSpan(span)('b', 0.5);
-    expect(calls).toEqual([['b', 0.5]]);
+    const sink = sinkInto(attrs);
+    sink.setAttribute('a', [1, 2]);
+    sink.setAttribute('before', 2);
+    expect(attrs).toEqual({ before: 2, a: [1, 2] });
   });
 
   it('writes the conversation id and agent name when they are strings', () => {

@@ -122,7 +122,7 @@ describe('the real 9.62 capture, read as an event log', () => {
       const attrs = new Map<string, AttributeValue>();
       const put = (k: string, v: unknown): void => void attrs.set(k, v as AttributeValue);
       writeRoutingAttributes(
-        put,
+        { setAttribute: put },
         {
           scores: decision.scores,
           incumbentId: decision.incumbentId,
