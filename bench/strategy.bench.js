@@ -1,16 +1,20 @@
-// bench/strategy.bench.js — what routescopeObservability costs per agentfootprint event, in ns, at 8 and 64
-// candidates.
+// bench/strategy.bench.js — what routescopeObservability costs per agentfootprint event, in ns: on the real
+// capture of an agentfootprint 9.62 run, and on generated events of 8 and 64 candidates.
 //
 // exportEvent with the real SDK (BatchSpanProcessor, an exporter that discards) on turn_routed events of the
-// framework's shape · "bare spans": the same two spans (tier 2 and turn) started, given the very attributes the
-// strategy wrote, and ended, with no reading, judging or comparing — what any instrumentation that writes these
-// spans must pay · exportEvent with no SDK registered · exportEvent on an event of another type (the framework
-// hands every event to a strategy) · "judge": the 9.62 decision alone on the event's scores as the strategy
-// makes it (judgeKeepingRanking: the verdict beside the event's own ranking, no shares rebuilt), which it must
-// make to rebuild the verdict the event does not carry; (exportEvent − judge) ÷ bare is what the strategy
-// costs beyond that judging. Target: exportEvent ÷ bare spans at most 1.3. Rounds interleaved (order
-// rotating), medians over rounds after a warm-up, ratios the median of per-round ratios. Prints figures,
-// asserts nothing.
+// framework's shape · "bare spans": the same spans (tier 2 and turn; turn alone for a tier-1 event) started,
+// given the very attributes the strategy wrote, and ended, with no reading, judging or comparing — what any
+// instrumentation that writes these spans must pay · exportEvent with no SDK registered · exportEvent on an
+// event of another type (the framework hands every event to a strategy) · "judge": the 9.62 decision alone on
+// the event's scores as the strategy makes it (judgeKeepingRanking: the verdict beside the event's own
+// ranking, no shares rebuilt), which it must make to rebuild the verdict the event does not carry;
+// (exportEvent − judge) ÷ bare is what the strategy costs beyond that judging. Target: exportEvent ÷ bare spans
+// at most 1.3. Each row runs in a process of its own, as an agent's events would: code warmed on one row's
+// events (one hidden class each) and then handed another row's (the capture's several) measures the JIT's
+// re-learning, not the strategy. Rounds interleaved (order rotating), medians over rounds after a warm-up,
+// ratios the median of per-round ratios. Prints figures, asserts nothing.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -199,13 +203,6 @@ async function benchEvents(candidates, events) {
 }
 
 const col = (value, width) => String(value).padStart(width);
-console.log(
-  `node ${process.version}; ${ROUNDS} interleaved rounds of >=${ROUND_MS} ms per case, chunks of ${CHUNK} events; ns per event`,
-);
-console.log(
-  `${col('cands', 5)}${col('spans/ev', 10)}${col('exportEvent', 13)}${col('bare spans', 12)}${col('no SDK', 9)}` +
-    `${col('other type', 12)}${col('judge', 8)}${col('export/bare', 13)}${col('(export-judge)/bare', 21)}${col('exported', 10)}`,
-);
 function report(r, label) {
   reportTarget(
     `${label}: strategy exportEvent at most 1.3× bare spans with the same attributes`,
@@ -219,7 +216,24 @@ function report(r, label) {
       `${col(r.exported, 10)}`,
   );
 }
-for (const candidates of [8, 64]) report(await benchCandidates(candidates), `${candidates} candidates`);
-const capture = readCapture();
-if (capture === undefined) console.log('(no ../shared capture beside the repository: its row is left out)');
-else report(await benchEvents('real', capture), 'the real 9.62 capture (46 events, 5–6 candidates)');
+
+const row = process.argv[2];
+if (row === undefined) {
+  console.log(
+    `node ${process.version}; ${ROUNDS} interleaved rounds of >=${ROUND_MS} ms per case, chunks of ${CHUNK} events; ns per event; a process per row`,
+  );
+  console.log(
+    `${col('cands', 5)}${col('spans/ev', 10)}${col('exportEvent', 13)}${col('bare spans', 12)}${col('no SDK', 9)}` +
+      `${col('other type', 12)}${col('judge', 8)}${col('export/bare', 13)}${col('(export-judge)/bare', 21)}${col('exported', 10)}`,
+  );
+  for (const name of ['real', '8', '64']) {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+    if (child.status !== 0) process.exitCode = 1;
+  }
+} else if (row === 'real') {
+  const capture = readCapture();
+  if (capture === undefined) console.log('(no ../shared capture beside the repository: its row is left out)');
+  else report(await benchEvents('real', capture), 'the real 9.62 capture (46 events, 5–6 candidates)');
+} else {
+  report(await benchCandidates(Number(row)), `${row} candidates`);
+}

@@ -102,6 +102,10 @@ export interface TurnRoutedInvalid {
   readonly reason: string;
 }
 
+// Shared, frozen: a decision's traits are read, never written, and one object per routed turn is garbage.
+const NO_TRAITS: ScorerTraits = Object.freeze({});
+const CATEGORICAL_TRAITS: ScorerTraits = Object.freeze({ categorical: true });
+
 const BY_VALUES: ReadonlySet<string> = new Set<TurnRouteBy>([
   'entry',
   'intent',
@@ -285,8 +289,8 @@ function readDecision(
   if (read === undefined) return undefined;
   const policy = readPolicy(payload.policy, problems);
   if (policy === undefined) return undefined;
-  const scorerTraits: ScorerTraits =
-    scorer !== undefined && options.categoricalScorers.includes(scorer) ? { categorical: true } : {};
+  const scorerTraits =
+    scorer !== undefined && options.categoricalScorers.includes(scorer) ? CATEGORICAL_TRAITS : NO_TRAITS;
   // A share missing from the event is taken from a rebuilt ranking, so only then is one built when not asked.
   const rebuilt =
     keepRanking && read.unshared === undefined
