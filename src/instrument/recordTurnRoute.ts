@@ -89,8 +89,7 @@ export function writeTurnRoute(
   putStringWith(sink, ATTR_ROUTING_ROUTER, options.routerName);
   putStringWith(sink, ATTR_ROUTING_FROM, turnRoute.from);
   putStringWith(sink, ATTR_ROUTING_TO, turnRoute.to);
-  if (Array.isArray(turnRoute.offered))
-    sink.setAttribute(ATTR_ROUTING_OFFERED, turnRoute.offered.map(String));
+  if (Array.isArray(turnRoute.offered)) sink.setAttribute(ATTR_ROUTING_OFFERED, stringsOf(turnRoute.offered));
   if (typeof turnRoute.stayOffered === 'boolean')
     sink.setAttribute(ATTR_ROUTING_STAY_OFFERED, turnRoute.stayOffered);
 
@@ -119,4 +118,12 @@ export function writeTurnRoute(
     putStringWith(sink, ATTR_ROUTING_DROPPED_RESUME_REASON, dropped.reason);
   }
   if (options.context !== undefined) writeRoutingContext(sink, options.context);
+}
+
+/** A copy of `ids` as strings: sliced when they all are already (the common case), else each one converted. */
+function stringsOf(ids: readonly unknown[]): string[] {
+  for (let i = 0; i < ids.length; i++) {
+    if (typeof ids[i] !== 'string') return ids.map(String);
+  }
+  return ids.slice() as string[];
 }

@@ -8,7 +8,7 @@
 import type { IntentScore } from './types.js';
 
 /** Up to this many candidates, duplicate ids are looked for pairwise; past it, through a hash table. */
-const PAIRWISE_DUPLICATE_MAX = 4;
+const PAIRWISE_DUPLICATE_MAX = 6;
 
 /**
  * The score each entry is judged by: its id's last sanitized score. With unique ids (what the framework

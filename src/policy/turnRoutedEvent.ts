@@ -106,14 +106,17 @@ export interface TurnRoutedInvalid {
 const NO_TRAITS: ScorerTraits = Object.freeze({});
 const CATEGORICAL_TRAITS: ScorerTraits = Object.freeze({ categorical: true });
 
-const BY_VALUES: ReadonlySet<string> = new Set<TurnRouteBy>([
-  'entry',
-  'intent',
-  'continuity',
-  'menu',
-  'decider',
-  'none',
-]);
+/** One of the `by` values the framework writes: compared in turn, cheaper than hashing the string into a Set. */
+function isTurnRouteBy(by: string): boolean {
+  return (
+    by === 'intent' ||
+    by === 'continuity' ||
+    by === 'menu' ||
+    by === 'entry' ||
+    by === 'decider' ||
+    by === 'none'
+  );
+}
 
 /** Is this a `turn_routed` event by its type? One comparison for any other value. */
 export function isTurnRoutedEvent(event: unknown): boolean {
@@ -157,7 +160,7 @@ function readEvent(
   const payload = (event as { payload?: unknown }).payload;
   if (!isObject(payload)) return { kind: 'invalid', reason: 'the event has no payload object' };
   const by = payload.by;
-  if (typeof by !== 'string' || !BY_VALUES.has(by)) {
+  if (typeof by !== 'string' || !isTurnRouteBy(by)) {
     return {
       kind: 'invalid',
       reason: `payload.by is ${describe(by)}, not one of entry, intent, continuity, menu, decider, none`,
