@@ -120,4 +120,51 @@ describe('flapping page', () => {
     const quiet = renderHtml(flappingToDocument({ report: findFlapping([a]) }));
     expect(quiet).toContain('no data');
   });
+
+  it('draws the bars longest first and counts in the singular where it is one', () => {
+    // Ranked by flaps (bounces + stay runs), drawn by turns that flapped (bounces + near-tie stays): the
+    // second pair ranks lower but draws longer.
+    const pair = (x: string, y: string, bounces: number, stays: number, stayRuns: number) => ({
+      pair: [x, y] as const,
+      bounces,
+      nearTieStays: stays,
+      stayRuns,
+      flaps: bounces + stayRuns,
+      conversations: 1,
+    });
+    const conversation = (
+      id: string,
+      bounces: number,
+      stays: number,
+      stayRuns: number,
+      decisions: number,
+    ) => ({
+      id,
+      keyedBy: 'conversation' as const,
+      decisions,
+      bounces,
+      nearTieStays: stays,
+      stayRuns,
+      longestStayRun: stays,
+      flaps: bounces + stayRuns,
+      examples: [],
+    });
+    const report = {
+      ...findFlapping([]),
+      topPairs: [pair('A', 'B', 2, 0, 0), pair('C', 'D', 0, 5, 1), pair('E', 'F', 1, 1, 0)],
+      topConversations: [conversation('c1', 2, 0, 0, 9), conversation('c2', 0, 4, 1, 1)],
+    };
+    const charts = flappingToDocument({ report }).flatMap((b) => (b.kind === 'chart' ? [b.chart] : []));
+    const bars = (title: string) => {
+      const chart = charts.find((c) => c.options?.title === title);
+      if (chart?.type !== 'bars') throw new Error(`no ${title} bars`);
+      return chart.data.map((d) => `${d.label} ${d.value} ${d.note}`);
+    };
+    expect(bars('Skill pairs')).toEqual([
+      'C ↔ D 5 (0 bounces, 5 stays)',
+      'A ↔ B 2 (2 bounces, 0 stays)',
+      'E ↔ F 2 (1 bounce, 1 stay)',
+    ]);
+    expect(bars('Conversations')).toEqual(['c2 4 of 1 turn', 'c1 2 of 9 turns']);
+  });
 });

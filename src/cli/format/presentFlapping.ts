@@ -21,6 +21,20 @@ export interface FlappingView {
   readonly digest?: ChartDigest;
 }
 
+/**
+ * A chart's bars, longest first. The tables rank by flaps (bounces and stay runs); the bars draw turns that
+ * flapped (bounces and near-tie stays), so in the tables' order the longest bar need not lead. Ties keep the
+ * tables' order.
+ */
+function longestFirst<T extends { readonly value: number }>(bars: T[]): T[] {
+  return bars.sort((a, b) => b.value - a.value);
+}
+
+/** `1 bounce`, `2 bounces`. */
+function countOf(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** One event as a sentence. */
 export function describeFlappingEvent(e: FlappingEvent): string {
   if (e.kind === 'bounce') return `${e.skill} → ${e.via} → ${e.skill} (turns ${e.fromTurn}–${e.toTurn})`;
@@ -106,12 +120,14 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
       kind: 'chart',
       chart: {
         type: 'bars',
-        data: r.topPairs.map((p) => ({
-          label: `${p.pair[0]} ↔ ${p.pair[1]}`,
-          value: p.bounces + p.nearTieStays,
-          color: CHART_COLORS.nearTie,
-          note: `(${formatCount(p.bounces)} bounces, ${formatCount(p.nearTieStays)} stays)`,
-        })),
+        data: longestFirst(
+          r.topPairs.map((p) => ({
+            label: `${p.pair[0]} ↔ ${p.pair[1]}`,
+            value: p.bounces + p.nearTieStays,
+            color: CHART_COLORS.nearTie,
+            note: `(${countOf(p.bounces, 'bounce')}, ${countOf(p.nearTieStays, 'stay')})`,
+          })),
+        ),
         options: { title: 'Skill pairs', width: 1100 },
       },
     },
@@ -145,12 +161,14 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
       kind: 'chart',
       chart: {
         type: 'bars',
-        data: r.topConversations.map((c) => ({
-          label: c.id,
-          value: c.bounces + c.nearTieStays,
-          color: CHART_COLORS.decisive,
-          note: `of ${formatCount(c.decisions)} turns`,
-        })),
+        data: longestFirst(
+          r.topConversations.map((c) => ({
+            label: c.id,
+            value: c.bounces + c.nearTieStays,
+            color: CHART_COLORS.decisive,
+            note: `of ${countOf(c.decisions, 'turn')}`,
+          })),
+        ),
         options: { title: 'Conversations', width: 1100 },
       },
     },
