@@ -153,12 +153,15 @@ function toFlipped(d: DecisionRecord, outcome: ReplayedDecision): FlippedDecisio
   };
 }
 
-/** Names in locale order, a missing name last. (Compared one field at a time: localeCompare ignores a NUL.) */
+/**
+ * Names in code-point order, a missing name last: the same on every machine whatever its locale, as flapping
+ * and summarize order theirs. (Compared one field at a time, so a name that prefixes another sorts first.)
+ */
 function compareName(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  return a.localeCompare(b);
+  return a < b ? -1 : 1;
 }
 
 function detail(

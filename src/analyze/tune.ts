@@ -87,6 +87,9 @@ export function resolveTuneConfig(config: Partial<TuneConfig> = {}): TuneConfig 
       `tune: step must be > 0 and give at most ${MAX_SWEEP_POINTS} margins, got ${cfg.step}`,
     );
   }
+  if (!(cfg.joinWindow >= 0)) {
+    throw new RangeError(`tune: joinWindow must be a count of decisions, 0 or more, got ${cfg.joinWindow}`);
+  }
   for (const [name, v] of [
     ['target menu rate', cfg.targetMenuRate],
     ['target near-tie rate', cfg.targetNearTieRate],

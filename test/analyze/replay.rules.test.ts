@@ -360,6 +360,11 @@ describe('replay: the per-scorer table', () => {
     expect(r.scorers.map((row) => row.router)).toStrictEqual(['a', 'ab']);
   });
 
+  it('names sort by code point, the same in every locale: upper case before lower', () => {
+    const recs = ['b', 'a', 'B'].map((router) => moveAB({ router }));
+    expect(replayDecisions(recs).scorers.map((row) => row.router)).toStrictEqual(['B', 'a', 'b']);
+  });
+
   it('a missing name sorts after a present one, whichever of the two was seen first', () => {
     for (const recs of [
       [moveAB({ override: { router: undefined } }), moveAB({ router: 'r' })],

@@ -58,6 +58,15 @@ describe('tune: the config', () => {
     expect(resolveTuneConfig({ from: 0.2, to: 0.2 })).toMatchObject({ from: 0.2, to: 0.2 });
   });
 
+  it('joinWindow is a count of decisions: 0 or more', () => {
+    const message = /^tune: joinWindow must be a count of decisions, 0 or more, got /;
+    expect(() => resolveTuneConfig({ joinWindow: -1 })).toThrow(message);
+    expect(() => resolveTuneConfig({ joinWindow: NaN })).toThrow('got NaN');
+    expect(() => resolveTuneConfig({ joinWindow: -1 })).toThrow(RangeError);
+    expect(resolveTuneConfig({ joinWindow: 0 }).joinWindow).toBe(0);
+    expect(resolveTuneConfig({ joinWindow: Infinity }).joinWindow).toBe(Infinity);
+  });
+
   it('a step must be above 0 and give at most MAX_SWEEP_POINTS margins', () => {
     expect(MAX_SWEEP_POINTS).toBe(10_001);
     const message = /^tune: step must be > 0 and give at most 10001 margins, got /;
@@ -528,12 +537,11 @@ describe('tune: misroute marks', () => {
     expect(tuneMargins(recs, { ...SWEEP, joinWindow: 1 }).misroutes).toMatchObject({ known: 1, unjoined: 0 });
   });
 
-  it('a join window of 0 or below keeps no decision for feedback, and does not fail', () => {
+  it('a join window of 0 keeps no decision for feedback, and does not fail; below 0 is refused', () => {
     const traceId = tid('none');
-    for (const joinWindow of [0, -1]) {
-      const t = tuneMargins([moveAB({ traceId }), misroute({ traceId })], { ...SWEEP, joinWindow });
-      expect(t.misroutes).toMatchObject({ known: 0, unjoined: 1 });
-    }
+    const t = tuneMargins([moveAB({ traceId }), misroute({ traceId })], { ...SWEEP, joinWindow: 0 });
+    expect(t.misroutes).toMatchObject({ known: 0, unjoined: 1 });
+    expect(() => tuneMargins([moveAB({ traceId })], { ...SWEEP, joinWindow: -1 })).toThrow(RangeError);
   });
 
   it('marks of at most 100000 traces wait for their decisions; marks of further traces are dropped', () => {

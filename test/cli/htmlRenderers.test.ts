@@ -4,11 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { digestForCharts } from '../../src/analyze/chartDigest.js';
 import { explainDecisions } from '../../src/analyze/explainDecisions.js';
 import { findFlapping } from '../../src/analyze/flapping.js';
+import { findNearTieHotspots } from '../../src/analyze/findNearTieHotspots.js';
 import { replayDecisions } from '../../src/analyze/replay.js';
 import { tuneMargins } from '../../src/analyze/tune.js';
 import { nearTieZone } from '../../src/cli/format/decisionChart.js';
 import { explainToDocument } from '../../src/cli/format/presentExplain.js';
 import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
+import { hotspotBlocks } from '../../src/cli/format/presentHotspots.js';
 import { renderHtml } from '../../src/cli/html/renderHtml.js';
 import { replayToDocument } from '../../src/cli/format/presentReplay.js';
 import { tuneToDocument } from '../../src/cli/format/presentTune.js';
@@ -166,5 +168,17 @@ describe('flapping page', () => {
       'E ↔ F 2 (1 bounce, 1 stay)',
     ]);
     expect(bars('Conversations')).toEqual(['c2 4 of 1 turn', 'c1 2 of 9 turns']);
+  });
+});
+
+describe('hot-spot bars', () => {
+  it('name the group only where one pair ties under two routers', () => {
+    const tie = (router: string, a = 'A', b = 'B') =>
+      recordOf([s(a, 0.5), s(b, 0.49)], undefined, P, {}, { conversationId: `c-${router}`, router });
+    const report = findNearTieHotspots([tie('desk'), tie('desk'), tie('triage'), tie('triage', 'C', 'D')]);
+    const labels = hotspotBlocks(report, 'Hot spots').flatMap((b) =>
+      b.kind === 'chart' && b.chart.type === 'bars' ? b.chart.data.map((d) => d.label) : [],
+    );
+    expect(labels).toEqual(['A ↔ B · desk · (none)', 'A ↔ B · triage · (none)', 'C ↔ D']);
   });
 });

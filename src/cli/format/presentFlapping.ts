@@ -8,7 +8,7 @@ import type { ChartDigest } from '../../analyze/chartDigest.js';
 import type { FlappingEvent, FlappingReport } from '../../analyze/flapping.js';
 import { tiedPairsBlocks } from './digestBlocks.js';
 import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
-import { formatCount, formatName } from './formatValues.js';
+import { countOf, formatCount, formatName } from './formatValues.js';
 import { CHART_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
@@ -28,11 +28,6 @@ export interface FlappingView {
  */
 function longestFirst<T extends { readonly value: number }>(bars: T[]): T[] {
   return bars.sort((a, b) => b.value - a.value);
-}
-
-/** `1 bounce`, `2 bounces`. */
-function countOf(n: number, noun: string): string {
-  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** One event as a sentence. */

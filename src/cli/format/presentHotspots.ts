@@ -55,6 +55,7 @@ export const HOTSPOT_LEGEND: Legend = [
 
 /** The hot-spot table (shared with `analyze`). */
 export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
+  const repeatedPairs = pairsListedTwice(r.hotspots);
   const blocks: Block[] = [{ kind: 'heading', text: heading }];
   if (r.hotspots.length === 0) {
     blocks.push({
@@ -69,7 +70,7 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
     chart: {
       type: 'bars',
       data: r.hotspots.map((h) => ({
-        label: `${h.pair[0]} ↔ ${h.pair[1]}`,
+        label: barLabel(h, dims, repeatedPairs),
         value: h.nearTies,
         color: CHART_COLORS.nearTie,
         note: `(tie rate ${formatPercent(h.tieRate)})`,
@@ -113,6 +114,29 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
     notes.push(`${countOf(r.droppedNearTies, 'near-tie')} fell in groups past the group cap.`);
   if (notes.length > 0) blocks.push({ kind: 'paragraph', text: tone(notes.join(' '), 'dim') });
   return blocks;
+}
+
+function pairOf(h: NearTieHotspot): string {
+  return `${h.pair[0]} ↔ ${h.pair[1]}`;
+}
+
+/** Pairs that tie in more than one group (two routers, say): their bars need the group to tell them apart. */
+function pairsListedTwice(hotspots: readonly NearTieHotspot[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const h of hotspots) {
+    const pair = pairOf(h);
+    if (seen.has(pair)) twice.add(pair);
+    seen.add(pair);
+  }
+  return twice;
+}
+
+/** A bar's label: the pair, and the group's names when the same pair has another bar. */
+function barLabel(h: NearTieHotspot, dims: HotspotReport['by'], repeated: ReadonlySet<string>): string {
+  const pair = pairOf(h);
+  if (!repeated.has(pair) || dims.length === 0) return pair;
+  return `${pair} · ${dims.map((d) => formatName(h[d])).join(' · ')}`;
 }
 
 /** The document of `routescope hotspots`. */
