@@ -176,9 +176,13 @@ describe('hot-spot bars', () => {
     const tie = (router: string, a = 'A', b = 'B') =>
       recordOf([s(a, 0.5), s(b, 0.49)], undefined, P, {}, { conversationId: `c-${router}`, router });
     const report = findNearTieHotspots([tie('desk'), tie('desk'), tie('triage'), tie('triage', 'C', 'D')]);
-    const labels = hotspotBlocks(report, 'Hot spots').flatMap((b) =>
-      b.kind === 'chart' && b.chart.type === 'bars' ? b.chart.data.map((d) => d.label) : [],
+    const bars = hotspotBlocks(report, 'Hot spots').flatMap((b) =>
+      b.kind === 'chart' && b.chart.type === 'bars' ? b.chart.data.map((d) => `${d.label} ${d.note}`) : [],
     );
-    expect(labels).toEqual(['A ↔ B · desk · (none)', 'A ↔ B · triage · (none)', 'C ↔ D']);
+    expect(bars).toEqual([
+      'A ↔ B (tie rate 100.0%) · desk · (none)',
+      'A ↔ B (tie rate 100.0%) · triage · (none)',
+      'C ↔ D (tie rate 100.0%)',
+    ]);
   });
 });

@@ -70,10 +70,10 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
     chart: {
       type: 'bars',
       data: r.hotspots.map((h) => ({
-        label: barLabel(h, dims, repeatedPairs),
+        label: pairOf(h),
         value: h.nearTies,
         color: CHART_COLORS.nearTie,
-        note: `(tie rate ${formatPercent(h.tieRate)})`,
+        note: `(tie rate ${formatPercent(h.tieRate)})${groupNote(h, dims, repeatedPairs)}`,
       })),
       options: { title: `${heading}: near-ties per pair`, width: 1100 },
     },
@@ -132,11 +132,13 @@ function pairsListedTwice(hotspots: readonly NearTieHotspot[]): Set<string> {
   return twice;
 }
 
-/** A bar's label: the pair, and the group's names when the same pair has another bar. */
-function barLabel(h: NearTieHotspot, dims: HotspotReport['by'], repeated: ReadonlySet<string>): string {
-  const pair = pairOf(h);
-  if (!repeated.has(pair) || dims.length === 0) return pair;
-  return `${pair} · ${dims.map((d) => formatName(h[d])).join(' · ')}`;
+/**
+ * The group's names after a bar's note when the same pair has another bar: the note has the room a label does
+ * not (a label is cut to the chart's label column).
+ */
+function groupNote(h: NearTieHotspot, dims: HotspotReport['by'], repeated: ReadonlySet<string>): string {
+  if (!repeated.has(pairOf(h)) || dims.length === 0) return '';
+  return ` · ${dims.map((d) => formatName(h[d])).join(' · ')}`;
 }
 
 /** The document of `routescope hotspots`. */

@@ -68,7 +68,7 @@ export function drawHorizontalBars(
   if (data.length === 0) return empty(kind, width, options.title);
   const fmt = options.valueFormat ?? formatNumber;
   const labelW = 170;
-  const valueW = 110;
+  const valueW = valueColumnWidth(data, fmt, width);
   const top = options.marks?.length || options.band ? 26 : 8;
   const rowH = 26;
   const height = top + data.length * rowH + 8;
@@ -373,4 +373,15 @@ function compactCount(v: number): string {
   if (v >= 1e6) return `${formatNumber(Number((v / 1e6).toPrecision(2)))}M`;
   if (v >= 1e4) return `${Math.round(v / 1e3)}k`;
   return String(Math.round(v));
+}
+
+/**
+ * The width of a bar chart's value column: 110 px, or what its longest value and note need at the chart's
+ * 12 px type (about 6.6 px a character), up to two fifths of the chart. A note past that still shows whole in
+ * the bar's tooltip.
+ */
+function valueColumnWidth(data: readonly BarDatum[], fmt: (v: number) => string, width: number): number {
+  let longest = 0;
+  for (const d of data) longest = Math.max(longest, fmt(d.value).length + (d.note ? d.note.length + 1 : 0));
+  return Math.min(Math.max(110, Math.ceil(longest * 6.6) + 12), Math.floor(width * 0.4));
 }
