@@ -135,6 +135,27 @@ describe('readTurnRoutedEventForRecording: the same reading, the event keeping i
     },
   );
 
+  it('a score JSON wrote as null reads as NaN in both readings, never as the null itself', () => {
+    const e = structuredClone(events.find((x) => read(x).decision !== undefined)) as {
+      payload: { scores: Record<string, unknown>[] };
+    };
+    e.payload.scores[1]!.score = null;
+    const { full, recording } = both(e, 'agentfootprint-9.62');
+    for (const r of [full, recording]) expect((r as TurnRoutedReading).decision!.scores[1]!.score).toBeNaN();
+    // The recording reading uses the event's own entries, and its list only while every entry is its own
+    // reading; the public reading copies both.
+    const kept = (recording as TurnRoutedReading).decision!.scores;
+    expect(kept).not.toBe(e.payload.scores);
+    expect(kept[0]).toBe(e.payload.scores[0]);
+    expect((full as TurnRoutedReading).decision!.scores[0]).not.toBe(e.payload.scores[0]);
+    const whole = structuredClone(events.find((x) => read(x).decision !== undefined)) as {
+      payload: { scores: unknown[] };
+    };
+    const own = both(whole, 'agentfootprint-9.62');
+    expect((own.recording as TurnRoutedReading).decision!.scores).toBe(whole.payload.scores);
+    expect((own.full as TurnRoutedReading).decision!.scores).not.toBe(whole.payload.scores);
+  });
+
   it('an entry without a share takes the rebuilt one, as the public reading does', () => {
     const e = structuredClone(events.find((x) => read(x).decision !== undefined)) as {
       payload: { scores: Record<string, unknown>[] };
