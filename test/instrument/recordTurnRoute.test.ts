@@ -1,9 +1,10 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/api';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { recordTurnRoute } from '../../src/instrument/recordTurnRoute.js';
+import { encodeTurnRoute, recordTurnRoute } from '../../src/instrument/recordTurnRoute.js';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_ROUTING_OFFERED,
   ATTR_ROUTING_RECORD_VERSION,
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_VERDICT,
@@ -98,6 +99,16 @@ describe('recordTurnRoute', () => {
       offered: ['refunds', 'returns'],
       stayOffered: true,
     });
+  });
+
+  it('offered ids are recorded as a copy, each as a string (user code may hand over other values)', () => {
+    const strings = ['refunds', 'returns'];
+    const recorded = encodeTurnRoute({ by: 'menu', offered: strings })[ATTR_ROUTING_OFFERED];
+    expect(recorded).toStrictEqual(['refunds', 'returns']);
+    expect(recorded).not.toBe(strings);
+    const mixed = ['refunds', 7, null] as unknown as string[];
+    const converted = encodeTurnRoute({ by: 'menu', offered: mixed })[ATTR_ROUTING_OFFERED];
+    expect(converted).toStrictEqual(['refunds', '7', 'null']);
   });
 
   it('none with a dropped resume', () => {
