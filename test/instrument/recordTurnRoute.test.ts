@@ -109,6 +109,8 @@ describe('recordTurnRoute', () => {
     const mixed = ['refunds', 7, null] as unknown as string[];
     const converted = encodeTurnRoute({ by: 'menu', offered: mixed })[ATTR_ROUTING_OFFERED];
     expect(converted).toStrictEqual(['refunds', '7', 'null']);
+    const none = [7, null] as unknown as string[];
+    expect(encodeTurnRoute({ by: 'menu', offered: none })[ATTR_ROUTING_OFFERED]).toStrictEqual(['7', 'null']);
   });
 
   it('none with a dropped resume', () => {
