@@ -84,12 +84,12 @@ export function compareWithEvent(
 ): readonly string[] {
   // Made only when there is a difference to list.
   let out: string[] | undefined;
-  // Described only when there is a difference to say: agreement is the common case.
-  const event = (): string => describeTurn(turn, decider);
+  // The event is described only when there is a difference to say (agreement is the common case), and with no
+  // closure made for it on every turn.
   switch (rebuilt.kind) {
     case 'move':
       if (turn.by !== 'intent' || turn.to !== rebuilt.to)
-        (out ??= []).push(`verdict: event ${event()}, rebuilt move to ${rebuilt.to}`);
+        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt move to ${rebuilt.to}`);
       break;
     case 'stay':
       if (
@@ -97,18 +97,21 @@ export function compareWithEvent(
         decider !== undefined ||
         (turn.to !== undefined && turn.to !== turn.from)
       ) {
-        (out ??= []).push(`verdict: event ${event()}, rebuilt stay`);
+        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt stay`);
       }
       break;
     case 'menu':
       if (!menuFollowed(turn, decider))
-        (out ??= []).push(`verdict: event ${event()}, rebuilt menu ${list(rebuilt.offered)}`);
+        (out ??= []).push(
+          `verdict: event ${describeTurn(turn, decider)}, rebuilt menu ${list(rebuilt.offered)}`,
+        );
       else if (turn.offered === undefined || !sameList(turn.offered, rebuilt.offered)) {
         (out ??= []).push(`menu: event offered ${list(turn.offered)}, rebuilt ${list(rebuilt.offered)}`);
       }
       break;
     case 'unmatched':
-      if (!menuFollowed(turn, decider)) (out ??= []).push(`verdict: event ${event()}, rebuilt unmatched`);
+      if (!menuFollowed(turn, decider))
+        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt unmatched`);
       else if (turn.offered !== undefined && !scores.every((c) => turn.offered!.includes(c.id))) {
         (out ??= []).push(`menu: event offered ${list(turn.offered)}, rebuilt unmatched (every entry)`);
       }
