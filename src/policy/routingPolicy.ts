@@ -196,7 +196,8 @@ function judgeTier2(
 ): Tier2Verdict {
   const n = scores.length;
   // Stable: equal sanitized scores keep input order, so the earlier candidate wins.
-  const order = rankOrder(sanitized, n);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — both sorts give the same order; only speed differs.
+  const order = n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
   const floor = effectiveFloor(policy, scorer);
   const judged = judgedScores(scores, sanitized);
   const ranked = ranking ?? rankedWithShares(scores, sanitized, order);
@@ -252,8 +253,7 @@ function rankedWithShares(
   order: readonly number[],
 ): RankedIntentScore[] {
   const relevance = softmaxRelevance(sanitized);
-  // The order may be the shared identity, longer than this list.
-  const n = scores.length;
+  const n = order.length;
   // Stryker disable next-line ArrayDeclaration: equivalent — a growing array ends with the same values.
   const ranked = new Array<RankedIntentScore>(n);
   for (let k = 0; k < n; k++) {
@@ -305,36 +305,6 @@ function rankByInsertion(sanitized: readonly number[]): number[] {
     order[j] = i;
   }
   return order;
-}
-
-/**
- * Indices by sanitized score, highest first, ties in input order. A list already in rank order (an
- * agentfootprint event lists its scores so) is its own order: no sort and no order array.
- */
-function rankOrder(sanitized: readonly number[], n: number): readonly number[] {
-  // Stryker disable next-line ConditionalExpression: equivalent when false — sorting a ranked list gives the same order.
-  if (inRankOrder(sanitized)) return identityOrder(n);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — both sorts give the same order; only speed differs.
-  return n <= INSERTION_SORT_MAX ? rankByInsertion(sanitized) : rankByComparator(sanitized);
-}
-
-/** Is every sanitized score at most the one before it? (Equal ones keep input order, as a stable sort does.) */
-function inRankOrder(sanitized: readonly number[]): boolean {
-  // Stryker disable next-line EqualityOperator: equivalent for `>=` (a tie only sends the list to a sort, which keeps it) and the loop's bound (index n reads undefined; undefined > x is false).
-  for (let i = 1; i < sanitized.length; i++) if (sanitized[i]! > sanitized[i - 1]!) return false;
-  return true;
-}
-
-/** 0, 1, 2, …: shared and only read, grown to the longest list seen (callers read their own first n). */
-let identity: number[] = [];
-
-function identityOrder(n: number): readonly number[] {
-  if (identity.length < n) {
-    const grown = identity.slice();
-    while (grown.length < n) grown.push(grown.length);
-    identity = grown;
-  }
-  return identity;
 }
 
 /** The same order as rankByInsertion, by Array#sort (for long candidate lists). */
