@@ -61,7 +61,6 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
   const pairs = new PairTallies();
   let decisions = 0;
   let outOfOrder = 0;
-  let seq = 0;
   let finished = false;
 
   /** The conversation a decision belongs to (its id, else its trace; per router), started on first sight. */
@@ -83,8 +82,7 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
       if (record.kind !== 'decision') return;
       decisions++;
       const conversation = conversationOf(record);
-      // Stryker disable next-line UpdateOperator: equivalent — a step's seq is not read (equal times keep arrival order by insertion).
-      const step = toStep(record, seq++);
+      const step = toStep(record);
       if (conversation.add(step)) outOfOrder++;
     },
 

@@ -16,7 +16,6 @@ import type { PairTallies } from './flappingPairs.js';
 /** The few fields of a decision the state machine needs (kept small: it sits in the reorder buffer). */
 export interface Step {
   readonly t: number;
-  readonly seq: number;
   readonly verdict: Tier2VerdictKind;
   readonly to: string | undefined;
   readonly incumbent: string | undefined;
@@ -25,14 +24,13 @@ export interface Step {
   readonly traceId: string;
 }
 
-/** A decision reduced to a step; `seq` is its arrival number. */
-export function toStep(record: DecisionRecord, seq: number): Step {
+/** A decision reduced to a step. (Equal times keep arrival order: the reorder buffer inserts after its equals.) */
+export function toStep(record: DecisionRecord): Step {
   const incumbent = record.incumbent?.id;
   const top = record.ranked[0]?.id;
   const challenger = top !== undefined && top !== incumbent ? top : record.runnerUp?.id;
   return {
     t: Number.isFinite(record.timeUnixMs) ? record.timeUnixMs : 0,
-    seq,
     verdict: record.verdict,
     to: record.to,
     incumbent,
