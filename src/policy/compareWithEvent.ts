@@ -70,9 +70,6 @@ function describeTurn(turn: TurnRoute, decider: TurnRoutedReading['decider']): s
   return parts.join(', ');
 }
 
-/** What compareWithEvent gives when the two agree, the common case: one shared empty list, not one per turn. */
-const AGREE: readonly string[] = Object.freeze([]);
-
 /** Where the rebuilt verdict and the event disagree, one plain line each. */
 export function compareWithEvent(
   rebuilt: Tier2Verdict,
@@ -81,15 +78,13 @@ export function compareWithEvent(
   runnerUp: { id: string; gap: number } | undefined,
   decisive: boolean,
   scores: readonly IntentScore[],
-): readonly string[] {
-  // Made only when there is a difference to list.
-  let out: string[] | undefined;
-  // The event is described only when there is a difference to say (agreement is the common case), and with no
-  // closure made for it on every turn.
+): string[] {
+  const out: string[] = [];
+  // The event is described only when there is a difference to say: agreement is the common case.
   switch (rebuilt.kind) {
     case 'move':
       if (turn.by !== 'intent' || turn.to !== rebuilt.to)
-        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt move to ${rebuilt.to}`);
+        out.push(`verdict: event ${describeTurn(turn, decider)}, rebuilt move to ${rebuilt.to}`);
       break;
     case 'stay':
       if (
@@ -97,38 +92,35 @@ export function compareWithEvent(
         decider !== undefined ||
         (turn.to !== undefined && turn.to !== turn.from)
       ) {
-        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt stay`);
+        out.push(`verdict: event ${describeTurn(turn, decider)}, rebuilt stay`);
       }
       break;
     case 'menu':
       if (!menuFollowed(turn, decider))
-        (out ??= []).push(
-          `verdict: event ${describeTurn(turn, decider)}, rebuilt menu ${list(rebuilt.offered)}`,
-        );
+        out.push(`verdict: event ${describeTurn(turn, decider)}, rebuilt menu ${list(rebuilt.offered)}`);
       else if (turn.offered === undefined || !sameList(turn.offered, rebuilt.offered)) {
-        (out ??= []).push(`menu: event offered ${list(turn.offered)}, rebuilt ${list(rebuilt.offered)}`);
+        out.push(`menu: event offered ${list(turn.offered)}, rebuilt ${list(rebuilt.offered)}`);
       }
       break;
     case 'unmatched':
       if (!menuFollowed(turn, decider))
-        (out ??= []).push(`verdict: event ${describeTurn(turn, decider)}, rebuilt unmatched`);
+        out.push(`verdict: event ${describeTurn(turn, decider)}, rebuilt unmatched`);
       else if (turn.offered !== undefined && !scores.every((c) => turn.offered!.includes(c.id))) {
-        (out ??= []).push(`menu: event offered ${list(turn.offered)}, rebuilt unmatched (every entry)`);
+        out.push(`menu: event offered ${list(turn.offered)}, rebuilt unmatched (every entry)`);
       }
       break;
   }
-  if (decisive !== rebuilt.decisive)
-    (out ??= []).push(`decisive: event ${decisive}, rebuilt ${rebuilt.decisive}`);
+  if (decisive !== rebuilt.decisive) out.push(`decisive: event ${decisive}, rebuilt ${rebuilt.decisive}`);
   const r = rebuilt.runnerUp;
-  if (runnerUp === undefined && r !== undefined) (out ??= []).push(`runner-up: event none, rebuilt ${r.id}`);
+  if (runnerUp === undefined && r !== undefined) out.push(`runner-up: event none, rebuilt ${r.id}`);
   else if (runnerUp !== undefined && r === undefined)
-    (out ??= []).push(`runner-up: event ${runnerUp.id}, rebuilt none`);
+    out.push(`runner-up: event ${runnerUp.id}, rebuilt none`);
   else if (runnerUp !== undefined && r !== undefined) {
-    if (runnerUp.id !== r.id) (out ??= []).push(`runner-up: event ${runnerUp.id}, rebuilt ${r.id}`);
+    if (runnerUp.id !== r.id) out.push(`runner-up: event ${runnerUp.id}, rebuilt ${r.id}`);
     else if (!numbersAgree(runnerUp.gap, r.gap))
-      (out ??= []).push(`gap: event ${String(runnerUp.gap)}, rebuilt ${String(r.gap)}`);
+      out.push(`gap: event ${String(runnerUp.gap)}, rebuilt ${String(r.gap)}`);
   }
-  return out ?? AGREE;
+  return out;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

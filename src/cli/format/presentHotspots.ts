@@ -96,7 +96,7 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
     legend: HOTSPOT_LEGEND,
     rows: r.hotspots.map((h) => [
       ...dims.map((d) => formatName(h[d])),
-      `${h.pair[0]} ↔ ${h.pair[1]}`,
+      pairOf(h),
       formatCount(h.nearTies),
       formatPercent(h.share),
       formatCount(h.meetings),
