@@ -7,7 +7,8 @@
 //   instrument  OpenTelemetry for the host        semconv, policy, record, @opentelemetry/api
 //   trace       all input I/O → records           never instrument, analyze, cli or demo
 //   analyze     pure analyses                     semconv, policy, record only
-//   cli         the yargs commands                analyze, trace, record, semconv, demo; never policy or instrument
+//   report      one report document, 3 renderers  analyze, record, semconv, trace's types; never cli
+//   cli         the yargs commands                analyze, trace, report, record, semconv, demo
 //   demo        the simulated agent               like a user: never analyze or cli
 //   nothing imports cli
 //
@@ -68,7 +69,7 @@ export default {
       comment: 'trace/ turns input into records; it may use semconv, policy and record.',
       severity: 'error',
       from: { path: LAYER('trace') },
-      to: { path: '^src/(instrument|analyze|cli|demo)/' },
+      to: { path: '^src/(instrument|analyze|report|cli|demo)/' },
     },
     {
       name: 'analyze-imports-the-ground-floor-only',
@@ -76,6 +77,22 @@ export default {
       severity: 'error',
       from: { path: LAYER('analyze') },
       to: { pathNot: '^src/(analyze|semconv|policy|record)/' },
+    },
+    {
+      name: 'report-renders-analyses-only',
+      comment:
+        'report/ turns report objects into one document and renders it (text, Markdown, HTML): it reads the ' +
+        "analyses' report types and the readers' input accounting, and never runs a reader or the CLI.",
+      severity: 'error',
+      from: { path: LAYER('report') },
+      to: { path: '^src/(cli|demo|instrument)/' },
+    },
+    {
+      name: 'report-imports-trace-types-only',
+      comment: "report/ names the readers' input accounting (types) and never runs a reader.",
+      severity: 'error',
+      from: { path: LAYER('report') },
+      to: { path: LAYER('trace'), dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'cli-uses-analyze-and-trace-not-policy-or-instrument',
@@ -100,7 +117,7 @@ export default {
         'src/index.ts publishes the policy, the names and the instrumentation; the analyzer is the CLI.',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^src/(trace|analyze|cli|demo)/' },
+      to: { path: '^src/(trace|analyze|report|cli|demo)/' },
     },
   ],
   options: {

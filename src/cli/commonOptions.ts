@@ -12,7 +12,7 @@ import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
 import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/stores/remoteSource.js';
 import type { CliArgs } from './cliCommand.js';
-import { escapeControlChars } from './format/escapeControlChars.js';
+import { escapeControlChars } from '../report/escapeControlChars.js';
 import { readStoreHeaders, withStoreHeaders, type HeaderEnvironment } from './readStoreHeaders.js';
 import { UsageError } from './usageError.js';
 

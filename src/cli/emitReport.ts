@@ -7,10 +7,10 @@
  * beyond the injected stdout.
  */
 import type { CommandContext } from './cliCommand.js';
-import type { ReportDocument } from './format/document.js';
-import { formatJson } from './format/formatJson.js';
-import { renderMarkdown } from './format/renderMarkdown.js';
-import { renderText } from './format/renderText.js';
+import type { ReportDocument } from '../report/document.js';
+import { formatJson } from '../report/formatJson.js';
+import { renderMarkdown } from '../report/renderMarkdown.js';
+import { renderText } from '../report/renderText.js';
 
 /** The output formats `--format` accepts. */
 export const OUTPUT_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
@@ -42,7 +42,7 @@ export async function renderReport(
     case 'markdown':
       return renderMarkdown(presenter.document());
     case 'html':
-      return (await import('./html/renderHtml.js')).renderHtml(presenter.document());
+      return (await import('../report/html/renderHtml.js')).renderHtml(presenter.document());
     case 'text':
       return renderText(presenter.document(), { color: ctx.color });
   }

@@ -21,7 +21,7 @@ import { hotspotsCommand } from './commands/hotspots.js';
 import { replayCommand } from './commands/replay.js';
 import { tuneCommand } from './commands/tune.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
-import { escapeControlChars } from './format/escapeControlChars.js';
+import { escapeControlChars } from '../report/escapeControlChars.js';
 import { HELP_WIDTH, RUN_COMMAND, tidyHelp } from './helpText.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './usageError.js';

@@ -5,7 +5,7 @@
  * runs and pipes never see it; the line is cleared when reading ends, before the report is printed.
  */
 import type { CliIo } from './io.js';
-import { escapeControlChars } from './format/escapeControlChars.js';
+import { escapeControlChars } from '../report/escapeControlChars.js';
 
 /** Bytes read before a progress line appears. */
 export const LARGE_INPUT_BYTES = 16 * 1024 * 1024;

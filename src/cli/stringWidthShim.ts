@@ -6,7 +6,7 @@
  * columns and builds those only for text that is not printable ASCII. The default export is the package's
  * call shape; its options (ambiguous-width, counting ANSI codes) are not used by those callers.
  */
-import { measureTerminalWidth } from './format/measureTerminalWidth.js';
+import { measureTerminalWidth } from '../report/measureTerminalWidth.js';
 
 export default function stringWidth(text: string): number {
   return measureTerminalWidth(text);

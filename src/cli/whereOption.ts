@@ -11,7 +11,7 @@ import {
 } from '../analyze/filterDecisions.js';
 import type { CliArgs, CommandContext } from './cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from './cliCommand.js';
-import { escapeControlChars } from './format/escapeControlChars.js';
+import { escapeControlChars } from '../report/escapeControlChars.js';
 import type { RecordSink } from './runAnalysisPass.js';
 import { UsageError } from './usageError.js';
 

@@ -20,7 +20,7 @@ import {
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
-import { analyzeToDocument, analyzeToJson } from '../format/presentAnalyze.js';
+import { analyzeToDocument, analyzeToJson } from '../../report/presentAnalyze.js';
 import { countProblems, runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
 
 /** `routescope analyze`. */

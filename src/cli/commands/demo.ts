@@ -13,7 +13,7 @@ import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
-import { escapeControlChars } from '../format/escapeControlChars.js';
+import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { UsageError } from '../usageError.js';
 import { analyzeCommand } from './analyze.js';

@@ -9,10 +9,10 @@ import type { CliArgs, CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
 import { readInputs, readJobsAndPolicy, readPolicy, withInputs, withPolicy } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
-import { escapeControlChars } from '../format/escapeControlChars.js';
+import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
-import type { TraceLinks } from '../traceLinks.js';
+import type { TraceLinks } from '../../report/traceLinks.js';
 import { UsageError } from '../usageError.js';
 
 /** `routescope explain`. */
@@ -59,8 +59,8 @@ export const explainCommand: CliCommand = {
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createExplainAnalysis } = await import('../../analyze/explainDecisions.js');
-    const { explainToDocument, explainToJson } = await import('../format/presentExplain.js');
-    const { buildTraceLinks } = await import('../traceLinks.js');
+    const { explainToDocument, explainToJson } = await import('../../report/presentExplain.js');
+    const { buildTraceLinks } = await import('../../report/traceLinks.js');
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
     const named = Array.isArray(args.inputs) ? args.inputs.filter((x) => x !== undefined) : [];

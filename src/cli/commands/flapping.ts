@@ -39,7 +39,7 @@ export const flappingCommand: CliCommand = {
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createFlappingAnalysis, resolveFlappingConfig } = await import('../../analyze/flapping.js');
-    const { flappingToDocument, flappingToJson } = await import('../format/presentFlapping.js');
+    const { flappingToDocument, flappingToJson } = await import('../../report/presentFlapping.js');
     const inputs = readInputs(args, ctx.io.env);
     const config = resolveFlappingConfig({
       window: readInteger(args, 'window', '--window', 1) ?? 3,

@@ -7,7 +7,7 @@ import { readGates, reportFailedGates, withGates } from '../gateOptions.js';
 import { readInputs, readJobs, readNumber, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
-import { floorlessToDocument, floorlessToJson } from '../format/presentFloorless.js';
+import { floorlessToDocument, floorlessToJson } from '../../report/presentFloorless.js';
 import { runGatedAnalysis } from '../runAnalysisPass.js';
 
 /** `routescope floorless`. */

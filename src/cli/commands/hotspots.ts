@@ -10,7 +10,7 @@ import { readGates, reportFailedGates, withGates } from '../gateOptions.js';
 import { readInputs, readJobs, readInteger, withInputs } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
-import { hotspotsToDocument, hotspotsToJson } from '../format/presentHotspots.js';
+import { hotspotsToDocument, hotspotsToJson } from '../../report/presentHotspots.js';
 import { runGatedAnalysis } from '../runAnalysisPass.js';
 
 const BY_CHOICES = ['router', 'scorer', 'service', 'pair'] as const;

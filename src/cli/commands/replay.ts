@@ -14,7 +14,7 @@ import {
   withPolicy,
 } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
-import { escapeControlChars } from '../format/escapeControlChars.js';
+import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { withExamples } from '../helpText.js';
 import { runSingleAnalysis } from '../runAnalysisPass.js';
 import { UsageError } from '../usageError.js';
@@ -53,7 +53,7 @@ export const replayCommand: CliCommand = {
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createReplayAnalysis } = await import('../../analyze/replay.js');
-    const { replayToDocument, replayToJson } = await import('../format/presentReplay.js');
+    const { replayToDocument, replayToJson } = await import('../../report/presentReplay.js');
     const inputs = readInputs(args, ctx.io.env);
     const thresholds = readThresholds(args);
     const where = readWhere(args);

@@ -56,7 +56,7 @@ export const tuneCommand: CliCommand = {
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createTuneAnalysis, resolveTuneConfig } = await import('../../analyze/tune.js');
-    const { tuneToDocument, tuneToJson } = await import('../format/presentTune.js');
+    const { tuneToDocument, tuneToJson } = await import('../../report/presentTune.js');
     const inputs = readInputs(args, ctx.io.env);
     const policy = readPolicy(args);
     const config = { ...readTuneConfig(args, resolveTuneConfig), policy };

@@ -5,7 +5,7 @@
  * Split from svgCharts so each drawing reads on its own page; every label still goes through escapeHtml.
  * Pure.
  */
-import { INK } from '../format/palette.js';
+import { INK } from '../palette.js';
 import { escapeHtml } from './escapeHtml.js';
 
 const MUTED = INK.muted;

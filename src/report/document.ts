@@ -18,7 +18,7 @@ import type {
   BarDatum,
   HistogramBin,
   LineSeries,
-} from '../html/svgCharts.js';
+} from './html/svgCharts.js';
 
 /** How a piece of text wants to stand out. */
 export type Tone = 'good' | 'bad' | 'warn' | 'dim' | 'strong';

@@ -3,8 +3,8 @@
  * are measured in terminal columns, not in code points.
  */
 import { describe, expect, it } from 'vitest';
-import { renderText } from '../../src/cli/format/renderText.js';
-import { measureTerminalWidth } from '../../src/cli/format/measureTerminalWidth.js';
+import { renderText } from '../../src/report/renderText.js';
+import { measureTerminalWidth } from '../../src/report/measureTerminalWidth.js';
 
 describe('renderText tables', () => {
   it('a column of CJK, Hangul, emoji and ASCII ids puts the next column at one terminal column', () => {

@@ -7,8 +7,8 @@
  * svgCharts). Table cells are text unless renderHtml hands over markup it made itself (`{ html }`), so escaping
  * is the default, not a thing to remember. Pure.
  */
-import type { Legend } from '../format/document.js';
-import { CHART_COLORS, INK, TONE_COLORS, VERDICT_COLORS } from '../format/palette.js';
+import type { Legend } from '../document.js';
+import { CHART_COLORS, INK, TONE_COLORS, VERDICT_COLORS } from '../palette.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /** A table cell: text (escaped), a number (formatted by the caller), or markup a report builder made. */

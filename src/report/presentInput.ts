@@ -6,7 +6,7 @@
  * them. Spans without one routing span among them are never a quiet zero either: every format says so
  * (`notice`). Pure.
  */
-import type { ReadProblem, ReadStats } from '../../trace/types.js';
+import type { ReadProblem, ReadStats } from '../trace/types.js';
 import { tone, type Block } from './document.js';
 import { countOf, formatCount } from './formatValues.js';
 

@@ -1,11 +1,11 @@
 // The one report document and its three renderers: one rule per test, on tiny documents.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Block, ReportDocument } from '../../src/cli/format/document.js';
-import { TONE_SGR } from '../../src/cli/format/palette.js';
-import { renderMarkdown } from '../../src/cli/format/renderMarkdown.js';
-import { renderText } from '../../src/cli/format/renderText.js';
-import { renderHtml } from '../../src/cli/html/renderHtml.js';
+import type { Block, ReportDocument } from '../../src/report/document.js';
+import { TONE_SGR } from '../../src/report/palette.js';
+import { renderMarkdown } from '../../src/report/renderMarkdown.js';
+import { renderText } from '../../src/report/renderText.js';
+import { renderHtml } from '../../src/report/html/renderHtml.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
 
 const text = (doc: ReportDocument, color = false): string => renderText(doc, { color });

@@ -8,7 +8,7 @@
  * datum has class `mark` (the browser test counts them) and a `<title>` tooltip; every label goes through
  * escapeHtml. An empty chart says so instead of drawing empty axes. Pure.
  */
-import { CHART_COLORS, INK as PAGE, SERIES_COLORS } from '../format/palette.js';
+import { CHART_COLORS, INK as PAGE, SERIES_COLORS } from '../palette.js';
 import { escapeHtml } from './escapeHtml.js';
 import { clip, empty, formatNumber, niceTicks, open, r1, text } from './svgFrame.js';
 

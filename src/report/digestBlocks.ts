@@ -6,10 +6,10 @@
  * them; replay and tune the gap histogram with the recorded and the new margin, which is the picture that
  * explains their numbers; flapping the tied pairs. Text and Markdown never see them. Pure.
  */
-import type { ChartDigest, TimeBucket } from '../../analyze/chartDigest.js';
-import { formatThreshold } from '../../analyze/formatFigures.js';
-import type { VerdictCounts } from '../../analyze/verdictCounts.js';
-import type { ChartMarker } from '../html/svgCharts.js';
+import type { ChartDigest, TimeBucket } from '../analyze/chartDigest.js';
+import { formatThreshold } from '../analyze/formatFigures.js';
+import type { VerdictCounts } from '../analyze/verdictCounts.js';
+import type { ChartMarker } from './html/svgCharts.js';
 import { look, type Block, type Chart } from './document.js';
 import { formatCount, formatPercent } from './formatValues.js';
 import { CHART_COLORS, VERDICT_COLORS } from './palette.js';

@@ -8,11 +8,11 @@ import { createHotspotAnalysis } from '../../src/analyze/findNearTieHotspots.js'
 import { createReplayAnalysis } from '../../src/analyze/replay.js';
 import { createSummaryAnalysis } from '../../src/analyze/summarizeDecisions.js';
 import { createTuneAnalysis } from '../../src/analyze/tune.js';
-import { analyzeToDocument } from '../../src/cli/format/presentAnalyze.js';
-import { flappingToDocument } from '../../src/cli/format/presentFlapping.js';
-import { renderHtml } from '../../src/cli/html/renderHtml.js';
-import { replayToDocument } from '../../src/cli/format/presentReplay.js';
-import { tuneToDocument } from '../../src/cli/format/presentTune.js';
+import { analyzeToDocument } from '../../src/report/presentAnalyze.js';
+import { flappingToDocument } from '../../src/report/presentFlapping.js';
+import { renderHtml } from '../../src/report/html/renderHtml.js';
+import { replayToDocument } from '../../src/report/presentReplay.js';
+import { tuneToDocument } from '../../src/report/presentTune.js';
 import type { DecisionRecord } from '../../src/record/types.js';
 import { recordOf, seededRandom } from '../analyze/replayRecords.js';
 

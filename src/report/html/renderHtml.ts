@@ -17,7 +17,7 @@ import {
   type Inline,
   type ReportDocument,
   type Span,
-} from '../format/document.js';
+} from '../document.js';
 import { escapeHtml } from './escapeHtml.js';
 import {
   htmlIdList,

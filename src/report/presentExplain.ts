@@ -6,11 +6,11 @@
  * timeline. The page adds the key figures, each decision's ranked bars with the floor and the near-tie zone
  * (decisionChart), and links to open each trace. Pure.
  */
-import type { Counterfactual, CounterfactualSet } from '../../analyze/findCounterfactuals.js';
-import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../../analyze/explainDecisions.js';
-import type { VerdictSummary } from '../../analyze/replayDecision.js';
-import type { MisrouteMark } from '../../record/types.js';
-import type { TraceLinks } from '../traceLinks.js';
+import type { Counterfactual, CounterfactualSet } from '../analyze/findCounterfactuals.js';
+import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../analyze/explainDecisions.js';
+import type { VerdictSummary } from '../analyze/replayDecision.js';
+import type { MisrouteMark } from '../record/types.js';
+import type { TraceLinks } from './traceLinks.js';
 import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
 import { look, tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
 import {

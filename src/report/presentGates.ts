@@ -2,7 +2,7 @@
  * presentGates — the outcome of `--fail-on` gates in a report (the one-line reasons also go to stderr).
  * Pure.
  */
-import type { GateResult } from '../../analyze/evaluateGates.js';
+import type { GateResult } from '../analyze/evaluateGates.js';
 import { tone, type Block } from './document.js';
 
 /** The `gates` array of the JSON contract. */

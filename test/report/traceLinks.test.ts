@@ -1,6 +1,6 @@
 // Links to open a trace: the Jaeger UI path and the Grafana Explore pane documented in docs/json-output.md.
 import { describe, expect, it } from 'vitest';
-import { buildTraceLinks } from '../../src/cli/traceLinks.js';
+import { buildTraceLinks } from '../../src/report/traceLinks.js';
 
 const id = '4BF92F3577B34DA6A3CE929D0E0E4736';
 

@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, formatScoreValue, formatThreshold } from '../../src/analyze/formatFigures.js';
-import { coarsenTimeline } from '../../src/cli/format/digestBlocks.js';
-import { htmlIdList, htmlTable, renderHtmlPage } from '../../src/cli/html/htmlPage.js';
-import { drawHistogram } from '../../src/cli/html/svgCharts.js';
+import { coarsenTimeline } from '../../src/report/digestBlocks.js';
+import { htmlIdList, htmlTable, renderHtmlPage } from '../../src/report/html/htmlPage.js';
+import { drawHistogram } from '../../src/report/html/svgCharts.js';
 import { makeTempDir, writeTraceFile, type WrittenTraceFile } from '../helpers/traceFiles.js';
-import { cli } from './runCliHarness.js';
+import { cli } from '../cli/runCliHarness.js';
 
 const s = (id: string, score: number) => ({ id, score });
 let tmp: { dir: string; cleanup: () => void };

@@ -3,12 +3,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { escapeControlChars, escapeMarkdown } from '../../src/cli/format/escapeControlChars.js';
-import { formatJson } from '../../src/cli/format/formatJson.js';
-import { renderMarkdown } from '../../src/cli/format/renderMarkdown.js';
-import { renderText } from '../../src/cli/format/renderText.js';
+import { escapeControlChars, escapeMarkdown } from '../../src/report/escapeControlChars.js';
+import { formatJson } from '../../src/report/formatJson.js';
+import { renderMarkdown } from '../../src/report/renderMarkdown.js';
+import { renderText } from '../../src/report/renderText.js';
 import { makeTempDir, writeTraceFile, type WrittenTraceFile } from '../helpers/traceFiles.js';
-import { cli } from './runCliHarness.js';
+import { cli } from '../cli/runCliHarness.js';
 
 // C0, DEL, C1, bidi controls and separators: nothing of these may reach the output raw.
 const DANGEROUS =

@@ -4,7 +4,7 @@
  * `analyze` prints it as a section; `replay` beside its consistency audit. A service judged by evidence or by
  * what its decisions record says so, with the counts; a forced behaviour says it was forced. Pure.
  */
-import type { PolicyChoice, ServiceBehaviour } from '../../analyze/policyAudit.js';
+import type { PolicyChoice, ServiceBehaviour } from '../analyze/policyAudit.js';
 import { tone, type Block } from './document.js';
 import { formatCount, formatName } from './formatValues.js';
 

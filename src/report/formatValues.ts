@@ -10,7 +10,7 @@ import {
   formatScoreValue,
   formatThreshold,
   formatWholeCount,
-} from '../../analyze/formatFigures.js';
+} from '../analyze/formatFigures.js';
 
 export { countOf };
 

@@ -5,8 +5,8 @@
  * decisions per scorer as bars, and for each scorer its top-score percentiles with the floor to declare
  * marked. Pure.
  */
-import type { GateResult } from '../../analyze/evaluateGates.js';
-import type { FloorlessReport, FloorlessScorer } from '../../analyze/findFloorlessScorers.js';
+import type { GateResult } from '../analyze/evaluateGates.js';
+import type { FloorlessReport, FloorlessScorer } from '../analyze/findFloorlessScorers.js';
 import { tone, type Block, type ReportDocument } from './document.js';
 import { CHART_COLORS } from './palette.js';
 import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';

@@ -4,8 +4,8 @@
  * The document is what text, Markdown and HTML render; the page adds the key figures, the pairs and the
  * conversations ranked as bars, and the tied skill pairs when a chart digest was read. Pure.
  */
-import type { ChartDigest } from '../../analyze/chartDigest.js';
-import type { FlappingEvent, FlappingReport } from '../../analyze/flapping.js';
+import type { ChartDigest } from '../analyze/chartDigest.js';
+import type { FlappingEvent, FlappingReport } from '../analyze/flapping.js';
 import { tiedPairsBlocks } from './digestBlocks.js';
 import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
 import { countOf, formatCount, formatName } from './formatValues.js';

@@ -7,12 +7,12 @@
  * and, from the chart digest read in the same pass, the verdict mix, the near-tie rate over time, the gap
  * histogram and the tied skill pairs as charts (hot spots and floorless scorers draw their own). Pure.
  */
-import type { ChartDigest } from '../../analyze/chartDigest.js';
-import { ANOMALY_KINDS } from '../../analyze/detectAnomalies.js';
-import type { GateResult } from '../../analyze/evaluateGates.js';
-import type { FloorlessReport } from '../../analyze/findFloorlessScorers.js';
-import type { HotspotReport } from '../../analyze/findNearTieHotspots.js';
-import type { AnomalyExample, Breakdown, DecisionSummary } from '../../analyze/summarizeDecisions.js';
+import type { ChartDigest } from '../analyze/chartDigest.js';
+import { ANOMALY_KINDS } from '../analyze/detectAnomalies.js';
+import type { GateResult } from '../analyze/evaluateGates.js';
+import type { FloorlessReport } from '../analyze/findFloorlessScorers.js';
+import type { HotspotReport } from '../analyze/findNearTieHotspots.js';
+import type { AnomalyExample, Breakdown, DecisionSummary } from '../analyze/summarizeDecisions.js';
 import { gapHistogramBlocks, tiedPairsBlocks, timelineBlocks, verdictMixBlocks } from './digestBlocks.js';
 import { tone, type Block, type Inline, type Legend, type ReportDocument, type Span } from './document.js';
 import {

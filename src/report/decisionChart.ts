@@ -6,10 +6,10 @@
  * The near-tie zone is the margin drawn on the score axis: a candidate ties with the top when
  * tanh((top − s) / 2) < margin, i.e. when s > top − 2·atanh(margin). A helper of presentExplain. Pure.
  */
-import type { ExplainedDecision } from '../../analyze/explainDecisions.js';
-import { formatScoreValue, formatThreshold } from '../../analyze/formatFigures.js';
-import type { BarDatum, ChartBand, ChartMarker } from '../html/svgCharts.js';
-import type { TraceLinks } from '../traceLinks.js';
+import type { ExplainedDecision } from '../analyze/explainDecisions.js';
+import { formatScoreValue, formatThreshold } from '../analyze/formatFigures.js';
+import type { BarDatum, ChartBand, ChartMarker } from './html/svgCharts.js';
+import type { TraceLinks } from './traceLinks.js';
 import type { Block, Inline, Span } from './document.js';
 import { formatPercent } from './formatValues.js';
 import { CHART_COLORS, VERDICT_COLORS } from './palette.js';

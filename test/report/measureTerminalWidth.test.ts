@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { measureTerminalWidth } from '../../src/cli/format/measureTerminalWidth.js';
+import { measureTerminalWidth } from '../../src/report/measureTerminalWidth.js';
 
 const CASES: ReadonlyArray<readonly [string, number]> = [
   ['', 0],

@@ -4,13 +4,13 @@
  * The document is what text, Markdown and HTML render; the page adds the key figures and a bar chart of the
  * near-ties per hot spot beside the table. Pure.
  */
-import type { HotspotReport, NearTieHotspot } from '../../analyze/findNearTieHotspots.js';
+import type { HotspotReport, NearTieHotspot } from '../analyze/findNearTieHotspots.js';
 import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
 import { CHART_COLORS } from './palette.js';
 import { countOf, formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
-import type { GateResult } from '../../analyze/evaluateGates.js';
+import type { GateResult } from '../analyze/evaluateGates.js';
 
 /** What `routescope hotspots` prints. */
 export interface HotspotsView {

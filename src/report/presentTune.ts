@@ -5,10 +5,10 @@
  * The page adds the key figures, the margin sweep as lines with the recommendation marked, the gap
  * histogram under the recommended margin when a chart digest was read, and each floor sweep as lines. Pure.
  */
-import type { ChartDigest } from '../../analyze/chartDigest.js';
-import type { TuneReport } from '../../analyze/tune.js';
-import { createSweepFormat, formatThreshold } from '../../analyze/formatFigures.js';
-import type { LineSeries } from '../html/svgCharts.js';
+import type { ChartDigest } from '../analyze/chartDigest.js';
+import type { TuneReport } from '../analyze/tune.js';
+import { createSweepFormat, formatThreshold } from '../analyze/formatFigures.js';
+import type { LineSeries } from './html/svgCharts.js';
 import { chartSection, gapHistogramBlocks } from './digestBlocks.js';
 import { policyBlocks } from './presentPolicy.js';
 import { tone, type Block, type Figure, type ReportDocument } from './document.js';

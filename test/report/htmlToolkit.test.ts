@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeId, htmlId } from '../../src/cli/html/escapeHtml.js';
-import { htmlTable, htmlVerdict, renderHtmlPage } from '../../src/cli/html/htmlPage.js';
+import { escapeHtml, escapeId, htmlId } from '../../src/report/html/escapeHtml.js';
+import { htmlTable, htmlVerdict, renderHtmlPage } from '../../src/report/html/htmlPage.js';
 import {
   drawBarChart,
   drawHeatmap,
@@ -9,7 +9,7 @@ import {
   drawLineChart,
   drawRankedBars,
   niceTicks,
-} from '../../src/cli/html/svgCharts.js';
+} from '../../src/report/html/svgCharts.js';
 
 const HOSTILE = `<script>alert("x")</script></style>'"&\u0007`;
 const countMarks = (svg: string): number => (svg.match(/class="(?:mark|mark cell)"/g) ?? []).length;

@@ -5,9 +5,9 @@
  * The page adds the key figures, the flip matrix as a heatmap, the verdicts before and after as bars and,
  * when a chart digest was read, the gap histogram with the recorded and the new margin. Pure.
  */
-import type { ChartDigest } from '../../analyze/chartDigest.js';
-import type { ReplayReport } from '../../analyze/replay.js';
-import { VERDICT_KINDS } from '../../analyze/verdictCounts.js';
+import type { ChartDigest } from '../analyze/chartDigest.js';
+import type { ReplayReport } from '../analyze/replay.js';
+import { VERDICT_KINDS } from '../analyze/verdictCounts.js';
 import { chartSection, gapHistogramBlocks } from './digestBlocks.js';
 import { look, tone, type Block, type ReportDocument } from './document.js';
 import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
