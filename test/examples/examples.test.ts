@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../helpers/requireBuild.js';
+import { checkFrameworkImports, findFrameworkImports, readPackageExports } from './agentfootprintSurface.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BUILT_ENTRY = join(ROOT, 'dist/index.js');
@@ -30,6 +31,30 @@ describe('examples/', () => {
       expect(f).toMatch(/\.mjs$/);
       expect(readme).toContain(`node examples/${f}`);
     }
+  });
+
+  it('import from agentfootprint only what its package really exports (its captured package exports)', () => {
+    const surface = readPackageExports();
+    const problems = readdirSync(join(ROOT, 'examples')).flatMap((f) => {
+      const code = readFileSync(join(ROOT, 'examples', f), 'utf8');
+      return checkFrameworkImports(findFrameworkImports(code, f), surface, `examples/${f}`);
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('the import check catches a wrong subpath, a missing name and a missing module', () => {
+    const surface = readPackageExports();
+    const code = [
+      "import { otelObservability } from 'agentfootprint/providers';",
+      "import { composeObservability, noSuchThing } from 'agentfootprint/observe';",
+      "import * as otel from 'agentfootprint/otel';",
+      "export { Agent } from 'agentfootprint';",
+    ].join('\n');
+    expect(checkFrameworkImports(findFrameworkImports(code, 'x.mjs'), surface, 'x.mjs')).toEqual([
+      "x.mjs:1: 'agentfootprint/providers' does not export otelObservability (exported by 'agentfootprint/observe')",
+      "x.mjs:2: 'agentfootprint/observe' does not export noSuchThing",
+      "x.mjs:3: agentfootprint has no subpath 'agentfootprint/otel'",
+    ]);
   });
 });
 

@@ -1,27 +1,29 @@
 /**
  * The README's TypeScript blocks compile as written, under `strict` and `exactOptionalPropertyTypes`, against
  * the package's own sources (`routescope` → src/index.ts), so they cannot rot. Each block is a module of its own;
- * what a block leaves to the reader (your agent, your app's functions, agentfootprint, which is no dependency
- * here) is declared in AMBIENT below, and nothing else is.
+ * what a block leaves to the reader (your agent, your app's functions) is declared in AMBIENT below. agentfootprint,
+ * which is no dependency here, is declared from its real package exports (test/fixtures/agentfootprint/
+ * packageExports.json, captured from its source): every real subpath with its real names, so importing a name
+ * from the wrong subpath, or a subpath that does not exist, is a type error.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultServiceName } from '@opentelemetry/resources';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import {
+  checkFrameworkImports,
+  declareAgentfootprintModules,
+  findFrameworkImports,
+  readPackageExports,
+} from './agentfootprintSurface.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const AGENTFOOTPRINT = readPackageExports();
 
-/** What the README's blocks take as given: the reader's agent and app, and agentfootprint's surface they use. */
+/** What the README's blocks take as given: the reader's agent and app. */
 const AMBIENT = `
-// agentfootprint 9.62's entry points (its package exports): otelObservability from 'agentfootprint/providers',
-// composeObservability from 'agentfootprint/observe'.
-declare module 'agentfootprint/providers' {
-  export function otelObservability(options: { serviceName: string }): object;
-}
-declare module 'agentfootprint/observe' {
-  export function composeObservability(strategies: readonly object[]): object;
-}
 declare const agent: {
   enable: { observability(options: { strategy: object }): void };
   on(type: string, listener: (event: unknown) => void): void;
@@ -41,8 +43,8 @@ export function extractTsBlocks(markdown: string): string[] {
 function typeCheck(blocks: readonly string[]): string[] {
   const dir = join(ROOT, '.readme-blocks');
   const files = new Map(blocks.map((code, i) => [join(dir, `block-${i + 1}.ts`), `${code}\nexport {};\n`]));
-  const ambient = join(dir, 'ambient.d.ts');
-  files.set(ambient, AMBIENT);
+  files.set(join(dir, 'ambient.d.ts'), AMBIENT);
+  files.set(join(dir, 'agentfootprint.d.ts'), declareAgentfootprintModules(AGENTFOOTPRINT));
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -95,6 +97,26 @@ describe("the README's TypeScript blocks", () => {
     expect(typeCheck(blocks)).toEqual([]);
   });
 
+  it('import from agentfootprint only the subpaths and names its package really exports', () => {
+    const imports = blocks.map((b, i) => findFrameworkImports(b, `block-${i + 1}.ts`));
+    expect(imports.flat().length).toBeGreaterThan(0);
+    const problems = imports.flatMap((found, i) =>
+      checkFrameworkImports(found, AGENTFOOTPRINT, `block-${i + 1}.ts`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('the setup names its service (service.name on the resource), and says what the reports show without one', () => {
+    const setup = blocks.find((b) => b.includes('setGlobalTracerProvider'));
+    expect(setup).toContain("import { resourceFromAttributes } from '@opentelemetry/resources';");
+    expect(setup).toMatch(
+      /new BasicTracerProvider\(\{\n {2}resource: resourceFromAttributes\(\{ 'service\.name': '[\w-]+' \}\),/,
+    );
+    // What the SDK names a service left unnamed, as the README says (the reports show the resource's name).
+    expect(defaultServiceName()).toMatch(/^unknown_service(:|$)/);
+    expect(README).toContain('`unknown_service:node`');
+  });
+
   it('the check catches a block that no longer fits the API', () => {
     const broken = "import { instrumentDecideTier2 } from 'routescope';\ninstrumentDecideTier2(1);\n";
     expect(typeCheck([broken]).join('\n')).toMatch(/^block-1\.ts:2: /m);
@@ -102,5 +124,55 @@ describe("the README's TypeScript blocks", () => {
       "import { decideTier2, resolveRoutingPolicy } from 'routescope';\n" +
       'decideTier2([], undefined, resolveRoutingPolicy(), { floor: undefined });\n';
     expect(typeCheck([undefinedFloor]).join('\n')).toMatch(/exactOptionalPropertyTypes|undefined/);
+  });
+
+  it("the check catches otelObservability imported from 'agentfootprint/providers' (it is in 'agentfootprint/observe')", () => {
+    const wrong =
+      "import { otelObservability } from 'agentfootprint/providers';\notelObservability({ serviceName: 's' });\n";
+    expect(typeCheck([wrong]).join('\n')).toMatch(
+      /^block-1\.ts:1: Module '"agentfootprint\/providers"' has no exported member 'otelObservability'/m,
+    );
+    expect(
+      checkFrameworkImports(findFrameworkImports(wrong, 'block-1.ts'), AGENTFOOTPRINT, 'block-1.ts'),
+    ).toEqual([
+      "block-1.ts:1: 'agentfootprint/providers' does not export otelObservability (exported by 'agentfootprint/observe')",
+    ]);
+    const right =
+      "import { otelObservability } from 'agentfootprint/observe';\notelObservability({ serviceName: 's' });\n";
+    expect(typeCheck([right])).toEqual([]);
+  });
+
+  it('the check catches a resource that is not one (a plain attributes object)', () => {
+    const plain =
+      "import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';\n" +
+      "new BasicTracerProvider({ resource: { 'service.name': 'support' } });\n";
+    expect(typeCheck([plain]).join('\n')).toMatch(/^block-1\.ts:2: .*does not exist in type 'Resource'/m);
+  });
+
+  it('the check catches a subpath the framework does not have', () => {
+    const missing =
+      "import { composeObservability } from 'agentfootprint/otel';\ncomposeObservability([]);\n";
+    expect(typeCheck([missing]).join('\n')).toMatch(
+      /^block-1\.ts:1: Cannot find module 'agentfootprint\/otel'/m,
+    );
+  });
+});
+
+describe("agentfootprint's captured package exports", () => {
+  it('are 9.62.0 at its commit, with the subpaths the README uses', () => {
+    expect(AGENTFOOTPRINT.version).toBe('9.62.0');
+    expect(AGENTFOOTPRINT.commit).toMatch(/^[0-9a-f]{40}$/);
+    const observe = AGENTFOOTPRINT.subpaths['agentfootprint/observe'];
+    expect(observe?.runtime).toEqual(expect.arrayContaining(['otelObservability', 'composeObservability']));
+    expect(observe?.types).toEqual(
+      expect.arrayContaining(['ObservabilityStrategy', 'OtelObservabilityOptions']),
+    );
+    expect(AGENTFOOTPRINT.subpaths['agentfootprint/providers']?.runtime).not.toContain('otelObservability');
+  });
+
+  it('list each name once, sorted', () => {
+    for (const { runtime, types } of Object.values(AGENTFOOTPRINT.subpaths)) {
+      for (const names of [runtime, types]) expect(names).toEqual([...new Set(names)].sort());
+    }
   });
 });
