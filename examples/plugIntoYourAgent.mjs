@@ -54,3 +54,9 @@ for (const span of exporter.getFinishedSpans()) {
   for (const [key, value] of Object.entries(span.attributes))
     console.log(`  ${key} = ${JSON.stringify(value)}`);
 }
+
+// What the strategy saw and recorded; `reason` says why while it has recorded nothing (README, "Nothing shows up?").
+const { eventsReceived, turnsReceived, spansRecorded, reason } = strategy.status();
+console.log(
+  `status: ${eventsReceived} events, ${turnsReceived} routed, ${spansRecorded} spans, reason ${reason?.code ?? 'none'}`,
+);

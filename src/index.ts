@@ -132,6 +132,9 @@ export type {
   RoutescopeObservability,
   RoutescopeObservabilityConfig,
 } from './instrument/routescopeObservability.js';
+export { STRATEGY_EVENT_TYPES, TURNS_BEFORE_NO_ROUTING_WARNING } from './instrument/strategyStatus.js';
+export type { RoutescopeObservabilityStatus } from './instrument/strategyStatus.js';
+export type { NothingRecorded, NothingRecordedCode } from './instrument/types.js';
 export { createRunSpanIndex, ATTR_AGENTFOOTPRINT_RUN_ID } from './instrument/runSpanIndex.js';
 export type { RunSpanIndex } from './instrument/runSpanIndex.js';
 export {

@@ -19,14 +19,16 @@
  *
  * Parent: the framework's turn span for `meta.runId` when `spanProcessor` is on the tracer provider, else the
  * active context. PII rule: witness text only with `recordWitness: true`, through `redactWitness`. It never
- * throws, never touches the event, stays synchronous, and any other event type costs one comparison.
+ * throws, never touches the event, stays synchronous, and any other event type costs a comparison or two (it is
+ * counted: strategyStatus.ts). The global provider is looked up at the first routed turn, not when the strategy
+ * is built, and again while it has no SDK (tracerSource.ts: two copies of @opentelemetry/api); `status()` says
+ * what was seen and recorded and, while nothing was, why.
  */
 import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
 import type { Context, MeterProvider, Span, SpanOptions, TracerProvider } from '@opentelemetry/api';
 import {
   DEFAULT_CATEGORICAL_SCORERS,
   DEFAULT_MAX_JUDGED_CANDIDATES,
-  isTurnRoutedEvent,
   readTurnRoutedEvent,
   readTurnRoutedEventForRecording,
   TURN_ROUTED_EVENT_TYPE,
@@ -46,14 +48,15 @@ import type { RoutingMetrics } from './routingMetrics.js';
 import { createRunSpanIndex } from './runSpanIndex.js';
 import type { RunSpanIndex } from './runSpanIndex.js';
 import {
-  createRecordingProbe,
   endQuietly,
-  INSTRUMENTATION_SCOPE_NAME,
   instrumentationLogger,
   logSwallowed,
   safeExecute,
   startRecordingSpan,
 } from './safeExecute.js';
+import { createStrategyTally, STRATEGY_EVENT_TYPES } from './strategyStatus.js';
+import type { RoutescopeObservabilityStatus } from './strategyStatus.js';
+import { createTracerSource } from './tracerSource.js';
 import {
   ATTR_ROUTING_POLICY_SEMANTICS,
   ATTR_ROUTING_REBUILT_DIFFERENCES,
@@ -74,7 +77,10 @@ export const ROUTING_SOURCE_TURN_ROUTED = 'turn_routed';
 
 /** User options of `routescopeObservability`. Every field is optional. */
 export interface RoutescopeObservabilityConfig {
-  /** Where spans go. @default the global provider (`trace.getTracerProvider()`; a no-op until an SDK registers) */
+  /**
+   * Where spans go, used as given. @default the global provider (`trace.getTracerProvider()`), read at the first
+   * routed turn and again while it has no SDK, so an SDK registered after the strategy is built is found
+   */
   readonly tracerProvider?: TracerProvider;
   /** Also record the routing metrics, exactly as `instrumentDecideTier2` records them. @default undefined (none) */
   readonly meterProvider?: MeterProvider;
@@ -123,6 +129,11 @@ export interface RoutescopeObservability {
   readonly stop: () => void;
   /** Add this to your tracer provider's `spanProcessors` so routing spans become children of the framework's turn spans. */
   readonly spanProcessor: RunSpanIndex;
+  /**
+   * What it has seen and recorded, and while it has recorded nothing, why (a snapshot: call it again for news).
+   * docs/instrumentation.md, "Nothing shows up?".
+   */
+  readonly status: () => RoutescopeObservabilityStatus;
 }
 
 const SPAN_OPTIONS_KIND: SpanOptions['kind'] = SpanKind.INTERNAL;
@@ -133,29 +144,35 @@ const SPAN_OPTIONS_KIND: SpanOptions['kind'] = SpanKind.INTERNAL;
  */
 export function routescopeObservability(config: RoutescopeObservabilityConfig = {}): RoutescopeObservability {
   const settings = resolveConfig(config);
-  const tracer = safeExecute('getting a tracer', () =>
-    settings.tracerProvider.getTracer(INSTRUMENTATION_SCOPE_NAME),
-  );
+  const tracers = createTracerSource(config.tracerProvider);
   const meterProvider = config.meterProvider;
   const metrics =
     meterProvider === undefined
       ? undefined
       : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
-  const mayRecord = createRecordingProbe(settings.tracerProvider);
   const index = config.runSpanIndex ?? createRunSpanIndex();
+  const tally = createStrategyTally(tracers);
   let stopped = false;
 
   const exportEvent = (event: unknown): void => {
-    if (stopped || !isTurnRoutedEvent(event)) return;
+    if (stopped) return;
+    // Everything inside the guard, reading `type` too: a Proxy or a getter may throw on any read.
     try {
-      // Stryker disable next-line LogicalOperator: equivalent — the API's no-op tracer starts no recording span either; only the cost differs.
-      recordEvent(event, settings, tracer !== undefined && mayRecord() ? tracer : undefined, metrics, index);
+      const type =
+        typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+      if (type !== TURN_ROUTED_EVENT_TYPE) {
+        tally.otherEvent(type);
+        return;
+      }
+      tally.turnRouted();
+      const recorded = recordEvent(event, settings, tracers.tracerForTurn(), metrics, index);
+      if (recorded !== undefined) tally.recorded(recorded);
     } catch (err) {
       logSwallowed('recording a turn_routed event', err);
     }
   };
   const flush = async (): Promise<void> => {
-    await flushQuietly(settings.tracerProvider, 'the tracer provider');
+    await flushQuietly(tracers.providerToFlush(), 'the tracer provider');
     if (meterProvider !== undefined) await flushQuietly(meterProvider, 'the meter provider');
   };
   const stop = (): void => {
@@ -166,16 +183,16 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
   return {
     name: 'routescope',
     capabilities: { traces: true, metrics: metrics !== undefined },
-    relevantEventTypes: [TURN_ROUTED_EVENT_TYPE],
+    relevantEventTypes: STRATEGY_EVENT_TYPES,
     exportEvent,
     flush,
     stop,
     spanProcessor: index,
+    status: tally.status,
   };
 }
 
 interface Settings {
-  readonly tracerProvider: TracerProvider;
   readonly routerName: string | undefined;
   readonly ids: RoutingContext;
   readonly read: ReadTurnRoutedOptions;
@@ -185,17 +202,18 @@ interface Settings {
   readonly attributesHook: RoutescopeObservabilityConfig['attributesHook'];
 }
 
-/** Fill the defaults; the options the wrapper shares are filled by the wrapper's own resolver. */
+/**
+ * Fill the defaults; the options the wrapper shares are filled by the wrapper's own resolver. The tracer provider
+ * is not among them: the wrapper's resolver reads the global one now, the strategy at its first routed turn.
+ */
 function resolveConfig(config: RoutescopeObservabilityConfig): Settings {
   const shared = resolveInstrumentationConfig({
-    tracerProvider: config.tracerProvider,
     maxRecordedCandidates: config.maxRecordedCandidates,
     recordWitness: config.recordWitness,
     redactWitness: config.redactWitness,
   });
   const judged = config.maxJudgedCandidates;
   return {
-    tracerProvider: shared.tracerProvider,
     routerName: config.routerName,
     ids: config.agentName === undefined ? {} : { agentName: config.agentName },
     read: {
@@ -210,14 +228,15 @@ function resolveConfig(config: RoutescopeObservabilityConfig): Settings {
   };
 }
 
+/** Record one event; the routing spans recorded, or undefined when none was tried (no tracer, an invalid event). */
 function recordEvent(
   event: unknown,
   settings: Settings,
   tracer: ReturnType<TracerProvider['getTracer']> | undefined,
   metrics: RoutingMetrics | undefined,
   index: RunSpanIndex,
-): void {
-  if (tracer === undefined && metrics === undefined) return;
+): number | undefined {
+  if (tracer === undefined && metrics === undefined) return undefined;
   // The hook is handed the public reading; without one, the decision alone is rebuilt (the spans record the
   // event's own ranking and shares either way).
   const reading =
@@ -226,7 +245,7 @@ function recordEvent(
       : readTurnRoutedEvent(event, settings.read);
   if (reading.kind === 'invalid') {
     warn(`a ${TURN_ROUTED_EVENT_TYPE} event was not recorded: ${reading.reason}`);
-    return;
+    return undefined;
   }
   if (reading.problems.length > 0) {
     warn(`a ${TURN_ROUTED_EVENT_TYPE} event was recorded in part: ${reading.problems.join('; ')}`);
@@ -241,7 +260,9 @@ function recordEvent(
           policy: decision.policy,
           scorer: decision.scorerTraits,
         };
+  let recorded: number | undefined;
   if (tracer !== undefined) {
+    recorded = 0;
     const parent = parentOf(reading, index);
     const time = reading.meta.wallClockMs;
     const options: SpanOptions =
@@ -265,13 +286,15 @@ function recordEvent(
         }
         runHook(settings, span, reading, SPAN_ROUTING_TIER2);
         endQuietly(span, time);
+        recorded++;
       }
     }
-    recordTurn(tracer, settings, reading, ids, options, parent, time);
+    if (recordTurn(tracer, settings, reading, ids, options, parent, time)) recorded++;
   }
   if (metrics !== undefined && decision !== undefined && call !== undefined) {
     recordRoutingMetrics(metrics, settings.routerName, reading.scorer, call, decision.happened);
   }
+  return recorded;
 }
 
 function recordTurn(
@@ -282,9 +305,9 @@ function recordTurn(
   options: SpanOptions,
   parent: Context,
   time: number | undefined,
-): void {
+): boolean {
   const span = startRecordingSpan(tracer, SPAN_ROUTING_TURN, options, parent);
-  if (span === undefined) return;
+  if (span === undefined) return false;
   const route: Mutable<TurnRouteOptions> = {
     routerName: settings.routerName,
     recordWitness: settings.recordWitness,
@@ -301,6 +324,7 @@ function recordTurn(
   }
   runHook(settings, span, reading, SPAN_ROUTING_TURN);
   endQuietly(span, time);
+  return true;
 }
 
 /** What the strategy adds to the tier-2 span beyond the wrapper's attributes: the behaviour, the rebuild, the scorer. */

@@ -35,7 +35,11 @@ export interface RoutingContext {
 
 /** User options of `instrumentDecideTier2`. */
 export interface InstrumentationConfig {
-  /** Where spans go. @default the global provider (`trace.getTracerProvider()`; a no-op until an SDK registers) */
+  /**
+   * Where spans go. @default the global provider (`trace.getTracerProvider()`; a no-op until an SDK registers),
+   * read once, when the wrapper is made: with two copies of @opentelemetry/api in the app, wrap after the SDK
+   * registers, or pass the provider (routescopeObservability reads it per routed turn instead)
+   */
   readonly tracerProvider?: TracerProvider;
   /**
    * Also record the decisions counter and the runner-up gap histogram (docs/semconv.md, "Metrics") on this
@@ -121,4 +125,21 @@ export interface MisrouteTarget {
 export interface MarkMisroutedOptions {
   /** Where a feedback span goes. @default the global provider */
   readonly tracerProvider?: TracerProvider;
+}
+
+/** Why nothing is recorded (`status().reason.code`). */
+export type NothingRecordedCode =
+  | 'no-events'
+  | 'no-turn-routed-yet'
+  | 'minimal-tier'
+  | 'no-routing-cascade'
+  | 'no-sdk'
+  | 'sdk-on-another-api-copy'
+  | 'provider-without-sdk'
+  | 'not-sampled';
+
+/** A reason nothing is recorded: a stable code and a sentence that says what to do. */
+export interface NothingRecorded {
+  readonly code: NothingRecordedCode;
+  readonly message: string;
 }

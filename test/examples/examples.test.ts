@@ -83,6 +83,7 @@ describe('each example, run with plain node', () => {
     expect(r.stdout).toContain('  agentfootprint.routing.policy.semantics = "agentfootprint-9.62"\n');
     expect(r.stdout).toContain('  gen_ai.conversation.id = "sess-42"\n');
     expect(r.stdout).toContain('  agentfootprint.routing.by = "menu"\n');
+    expect(r.stdout).toContain('status: 2 events, 1 routed, 2 spans, reason none\n');
   });
 });
 

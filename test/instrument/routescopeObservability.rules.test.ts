@@ -483,3 +483,67 @@ describe('the run-span index: ending what it never saw', () => {
     expect(warnings).toStrictEqual([]);
   });
 });
+
+describe('the SDK, looked up when routed turns arrive', () => {
+  afterEach(() => trace.disable());
+
+  it('one copy of the API: built before setGlobalTracerProvider, it records the turns after it', () => {
+    const strategy = routescopeObservability();
+    expect(strategy.status()).toMatchObject({ turnsReceived: 0, turnsWithoutSdk: 0, sdkFound: false });
+    trace.setGlobalTracerProvider(sdk.provider);
+    strategy.exportEvent(turnRouted());
+    expect(ofName(SPAN_ROUTING_TIER2)).toHaveLength(1);
+    expect(strategy.status()).toMatchObject({ turnsReceived: 1, turnsWithoutSdk: 0, sdkFound: true });
+    expect(warnings).toStrictEqual([]);
+  });
+
+  it('other event types and turns after stop are not counted', () => {
+    const strategy = routescopeObservability({ tracerProvider: sdk.provider });
+    strategy.exportEvent({ type: 'agentfootprint.agent.turn_start', payload: {}, meta: {} });
+    strategy.exportEvent(turnRouted());
+    strategy.stop();
+    strategy.exportEvent(turnRouted());
+    expect(strategy.status()).toMatchObject({ turnsReceived: 1, turnsWithoutSdk: 0, sdkFound: true });
+  });
+
+  it('the API proxy passed as tracerProvider with no SDK yet: counted, one warning, recorded once it has one', () => {
+    const proxy = new ProxyTracerProvider();
+    const strategy = routescopeObservability({ tracerProvider: proxy });
+    strategy.exportEvent(turnRouted());
+    strategy.exportEvent(turnRouted());
+    expect(sdk.spans()).toStrictEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('the tracerProvider given to routescopeObservability');
+    proxy.setDelegate(sdk.provider);
+    strategy.exportEvent(turnRouted());
+    expect(ofName(SPAN_ROUTING_TIER2)).toHaveLength(1);
+    expect(strategy.status()).toMatchObject({ turnsReceived: 3, turnsWithoutSdk: 2, sdkFound: true });
+  });
+
+  it('a provider that throws while asked for its SDK is one warning; spans are tried from then on', () => {
+    const asking: TracerProvider & { getDelegateTracer: () => never } = {
+      getTracer: (...args) => sdk.provider.getTracer(...args),
+      getDelegateTracer: () => {
+        throw new Error('getDelegateTracer');
+      },
+    };
+    const strategy = routescopeObservability({ tracerProvider: asking });
+    strategy.exportEvent(turnRouted());
+    strategy.exportEvent(turnRouted());
+    expect(ofName(SPAN_ROUTING_TIER2)).toHaveLength(2);
+    expect(warnings.filter((w) => w.includes('looking for the OpenTelemetry SDK failed'))).toHaveLength(1);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a provider whose getTracer throws is not "no SDK": one warning, nothing counted', () => {
+    const throwing: TracerProvider = {
+      getTracer: () => {
+        throw new Error('getTracer');
+      },
+    };
+    const strategy = routescopeObservability({ tracerProvider: throwing });
+    strategy.exportEvent(turnRouted());
+    expect(strategy.status()).toMatchObject({ turnsReceived: 1, turnsWithoutSdk: 0, sdkFound: true });
+    expect(warnings).toHaveLength(1);
+  });
+});

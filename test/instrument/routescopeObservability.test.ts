@@ -338,7 +338,11 @@ describe('the strategy object', () => {
     const strategy = routescopeObservability({ tracerProvider: sdk.provider });
     expect(strategy.name).toBe('routescope');
     expect(strategy.capabilities).toEqual({ traces: true, metrics: false });
-    expect(strategy.relevantEventTypes).toEqual(['agentfootprint.skill.turn_routed']);
+    expect(strategy.relevantEventTypes).toEqual([
+      'agentfootprint.skill.turn_routed',
+      'agentfootprint.agent.turn_end',
+      'agentfootprint.stream.llm_start',
+    ]);
     const listener = strategy.exportEvent;
     listener(EVENTS[0]);
     expect(sdk.spans()).toHaveLength(2);
