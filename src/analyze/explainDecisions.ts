@@ -62,6 +62,8 @@ export interface ExplainReport {
   /** What the target matched: trace ids, conversation ids, both, or nothing. */
   readonly matchedBy: readonly ('trace' | 'conversation')[];
   readonly traceIds: readonly string[];
+  /** Of `traceIds`, those routescope synthesized for event-log records: no trace store holds them. */
+  readonly syntheticTraceIds: readonly string[];
   readonly conversationIds: readonly string[];
   readonly decisions: number;
   /** Time order (span start), then input order. */
@@ -166,6 +168,9 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         target,
         matchedBy: (['trace', 'conversation'] as const).filter((m) => matchedBy.has(m)),
         traceIds: [...new Set(kept.map((k) => k.record.traceId))],
+        syntheticTraceIds: [
+          ...new Set(kept.filter((k) => k.record.syntheticTraceId === true).map((k) => k.record.traceId)),
+        ],
         conversationIds: [...conversations],
         decisions: entries.filter((e) => e.kind === 'decision').length,
         entries,

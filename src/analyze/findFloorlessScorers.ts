@@ -8,6 +8,7 @@
  * when its top score is at or below F, so the floor is the K-th percentile (nearest rank) of the top scores.
  * Bounded state: per group counters and a reservoir of top scores (exact up to its capacity). Pure. No I/O.
  */
+import { ExampleTraceIds } from './exampleTraceIds.js';
 import { sanitizeScore } from '../policy/routingPolicy.js';
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import {
@@ -76,6 +77,8 @@ export interface FloorlessScorer {
   readonly nonFiniteTop: number;
   readonly suggestedFloor: SuggestedFloor | null;
   readonly exampleTraceIds: readonly string[];
+  /** Of `exampleTraceIds`, those routescope synthesized for event-log records: no trace store holds them. */
+  readonly syntheticTraceIds: readonly string[];
 }
 
 /** The floorless report. */
@@ -104,7 +107,7 @@ interface Group {
   nonFiniteTop: number;
   readonly verdicts: VerdictCounts;
   readonly tops: Reservoir;
-  readonly examples: string[];
+  readonly examples: ExampleTraceIds;
 }
 
 /** Start a floorless analysis; throws RangeError when `weakestPercent` is not within 0..100. */
@@ -139,7 +142,7 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
         nonFiniteTop: 0,
         verdicts: createVerdictCounts(),
         tops: createReservoir(cfg.sample),
-        examples: [],
+        examples: new ExampleTraceIds(cfg.maxExamples),
       };
       groups.set(key, g);
     }
@@ -149,7 +152,7 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
     const top = topScore(d);
     if (top === undefined) g.nonFiniteTop++;
     else g.tops.add(top);
-    if (g.examples.length < cfg.maxExamples && !g.examples.includes(d.traceId)) g.examples.push(d.traceId);
+    g.examples.add(d);
   };
 
   return {
@@ -232,6 +235,7 @@ function toFloorless(g: Group, percent: number): FloorlessScorer {
     topScores: dist ?? null,
     nonFiniteTop: g.nonFiniteTop,
     suggestedFloor: suggestFloor(g.tops.sorted(), percent, g.tops.count, g.tops.exact),
-    exampleTraceIds: g.examples.slice(),
+    exampleTraceIds: g.examples.traceIds(),
+    syntheticTraceIds: g.examples.syntheticTraceIds(),
   };
 }

@@ -9,6 +9,7 @@
  * meets often. Bounded state: per group a few counters, a reservoir of gaps (median), a capped set of
  * conversations and a few example trace ids; groups beyond `maxGroups` are counted, not kept. Pure. No I/O.
  */
+import { ExampleTraceIds } from './exampleTraceIds.js';
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createReservoir, nearestRank, type Reservoir } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
@@ -74,6 +75,8 @@ export interface NearTieHotspot {
   /** True when `conversations` hit a cap (per group or in all) and is a lower bound. */
   readonly conversationsCapped: boolean;
   readonly exampleTraceIds: readonly string[];
+  /** Of `exampleTraceIds`, those routescope synthesized for event-log records: no trace store holds them. */
+  readonly syntheticTraceIds: readonly string[];
 }
 
 /** The hot-spot report. */
@@ -107,7 +110,7 @@ interface Group {
   readonly gaps: Reservoir;
   readonly conversations: Set<string>;
   conversationsCapped: boolean;
-  readonly examples: string[];
+  readonly examples: ExampleTraceIds;
 }
 
 /** Start a hot-spot analysis. */
@@ -155,7 +158,7 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
         gaps: createReservoir(cfg.gapSample),
         conversations: new Set(),
         conversationsCapped: false,
-        examples: [],
+        examples: new ExampleTraceIds(cfg.maxExamples),
       };
       groups.set(key, g);
     }
@@ -171,7 +174,7 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
         conversationsHeld++;
       } else g.conversationsCapped = true;
     }
-    if (g.examples.length < cfg.maxExamples && !g.examples.includes(d.traceId)) g.examples.push(d.traceId);
+    g.examples.add(d);
   };
 
   return {
@@ -222,7 +225,8 @@ function toHotspot(g: Group, allNearTies: number): NearTieHotspot {
     verdicts: { ...g.verdicts },
     conversations: g.conversations.size,
     conversationsCapped: g.conversationsCapped,
-    exampleTraceIds: g.examples.slice(),
+    exampleTraceIds: g.examples.traceIds(),
+    syntheticTraceIds: g.examples.syntheticTraceIds(),
   };
 }
 

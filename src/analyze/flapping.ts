@@ -70,7 +70,8 @@ export function createFlappingAnalysis(config: Partial<FlappingConfig> = {}): Fl
     const key = groupKey(keyedBy, id, record.router);
     let conversation = conversations.get(key);
     if (conversation === undefined) {
-      conversation = new ConversationFlaps(id, keyedBy, record.router, record.service, cfg, pairs);
+      const synthetic = keyedBy === 'trace' && record.syntheticTraceId === true;
+      conversation = new ConversationFlaps(id, keyedBy, record.router, record.service, cfg, pairs, synthetic);
       conversations.set(key, conversation);
     }
     return conversation;

@@ -22,6 +22,8 @@ export interface Step {
   readonly nearTie: boolean;
   readonly challenger: string | undefined;
   readonly traceId: string;
+  /** The trace id was synthesized for an event-log record. */
+  readonly synthetic: boolean;
 }
 
 /** A decision reduced to a step. (Equal times keep arrival order: the reorder buffer inserts after its equals.) */
@@ -37,7 +39,20 @@ export function toStep(record: DecisionRecord): Step {
     nearTie: record.nearTie,
     challenger: challenger !== incumbent ? challenger : undefined,
     traceId: record.traceId,
+    synthetic: record.syntheticTraceId === true,
   };
+}
+
+/** An example's trace ids (one, or first and last) and the synthesized ones among them. */
+function exampleTraces(
+  first: string,
+  firstSynthetic: boolean,
+  last: string,
+  lastSynthetic: boolean,
+): Pick<FlappingEvent, 'traceIds' | 'syntheticTraceIds'> {
+  const traceIds = first === last ? [first] : [first, last];
+  const synthetic = traceIds.filter((id, i) => (i === 0 ? firstSynthetic : lastSynthetic));
+  return synthetic.length === 0 ? { traceIds } : { traceIds, syntheticTraceIds: synthetic };
 }
 
 /** The last move from one skill to another. */
@@ -46,6 +61,7 @@ interface Transition {
   readonly to: string;
   readonly turn: number;
   readonly traceId: string;
+  readonly synthetic: boolean;
 }
 
 /** Near-tie stays in a row on one incumbent. */
@@ -55,7 +71,9 @@ interface Run {
   length: number;
   readonly challengers: string[];
   readonly firstTrace: string;
+  readonly firstSynthetic: boolean;
   lastTrace: string;
+  lastSynthetic: boolean;
 }
 
 /** One conversation (per router): feed it steps with `add`, then `finish()` once. */
@@ -83,6 +101,8 @@ export class ConversationFlaps {
     private readonly service: string | undefined,
     private readonly cfg: FlappingConfig,
     private readonly pairs: PairTallies,
+    /** Keyed by a trace id routescope synthesized (an event-log record without a session). */
+    private readonly syntheticId = false,
   ) {}
 
   /** Buffer one step, judging the earliest when the buffer is full; true when it came too late to reorder. */
@@ -104,6 +124,7 @@ export class ConversationFlaps {
     return {
       id: this.id,
       keyedBy: this.keyedBy,
+      ...(this.syntheticId ? { syntheticId: true as const } : {}),
       ...(this.router === undefined ? {} : { router: this.router }),
       ...(this.service === undefined ? {} : { service: this.service }),
       decisions: this.turn,
@@ -130,9 +151,10 @@ export class ConversationFlaps {
     // The incumbent says where the previous turn ended up (a menu's pick, a tier-1 hop): an arrival there.
     if (step.incumbent !== undefined && step.incumbent !== this.lastSkill) {
       if (this.lastSkill === undefined) this.lastSkill = step.incumbent;
-      else this.transition(step.incumbent, turn - 1, step.traceId);
+      else this.transition(step.incumbent, turn - 1, step.traceId, step.synthetic);
     }
-    if (step.verdict === 'move' && step.to !== undefined) this.transition(step.to, turn, step.traceId);
+    if (step.verdict === 'move' && step.to !== undefined)
+      this.transition(step.to, turn, step.traceId, step.synthetic);
 
     if (step.verdict === 'stay' && step.nearTie && step.incumbent !== undefined) {
       this.keepByAmbiguity(step.incumbent, step, turn);
@@ -142,7 +164,7 @@ export class ConversationFlaps {
   }
 
   /** An arrival at `to`: a bounce when it returns, within the window, to the skill the last move left. */
-  private transition(to: string, turn: number, traceId: string): void {
+  private transition(to: string, turn: number, traceId: string, synthetic: boolean): void {
     const from = this.lastSkill;
     this.lastSkill = to;
     if (from === undefined || from === to) return;
@@ -156,10 +178,10 @@ export class ConversationFlaps {
         via: from,
         fromTurn: last.turn,
         toTurn: turn,
-        traceIds: last.traceId === traceId ? [traceId] : [last.traceId, traceId],
+        ...exampleTraces(last.traceId, last.synthetic, traceId, synthetic),
       });
     }
-    this.lastTransition = { from, to, turn, traceId };
+    this.lastTransition = { from, to, turn, traceId, synthetic };
   }
 
   /** A near-tie stay on `incumbent`: counted, and a turn of its run (a new run when the incumbent changed). */
@@ -175,12 +197,15 @@ export class ConversationFlaps {
         length: 0,
         challengers: [],
         firstTrace: step.traceId,
+        firstSynthetic: step.synthetic,
         lastTrace: step.traceId,
+        lastSynthetic: step.synthetic,
       };
     }
     const run = this.run;
     run.length++;
     run.lastTrace = step.traceId;
+    run.lastSynthetic = step.synthetic;
     if (
       step.challenger !== undefined &&
       run.challengers.length < 3 &&
@@ -206,7 +231,7 @@ export class ConversationFlaps {
       challengers: run.challengers,
       fromTurn: run.fromTurn,
       length: run.length,
-      traceIds: run.firstTrace === run.lastTrace ? [run.firstTrace] : [run.firstTrace, run.lastTrace],
+      ...exampleTraces(run.firstTrace, run.firstSynthetic, run.lastTrace, run.lastSynthetic),
     });
   }
 

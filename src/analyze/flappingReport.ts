@@ -28,6 +28,8 @@ export type FlappingEvent =
       readonly fromTurn: number;
       readonly toTurn: number;
       readonly traceIds: readonly string[];
+      /** Of `traceIds`, those synthesized for event-log records (absent when none is). */
+      readonly syntheticTraceIds?: readonly string[];
     }
   | {
       readonly kind: 'stay-run';
@@ -38,6 +40,8 @@ export type FlappingEvent =
       readonly fromTurn: number;
       readonly length: number;
       readonly traceIds: readonly string[];
+      /** Of `traceIds`, those synthesized for event-log records (absent when none is). */
+      readonly syntheticTraceIds?: readonly string[];
     };
 
 /** One conversation (per router) that flapped. */
@@ -45,6 +49,8 @@ export interface FlappingConversation {
   readonly id: string;
   /** `conversation` = `gen_ai.conversation.id`; `trace` = no conversation id, the trace stands in. */
   readonly keyedBy: 'conversation' | 'trace';
+  /** Keyed by a trace id routescope synthesized for event-log records: no trace store holds it. */
+  readonly syntheticId?: true;
   readonly router?: string;
   readonly service?: string;
   readonly decisions: number;

@@ -180,11 +180,18 @@ function resolveThresholds(
     const { floor: _dropped, ...traits } = record.scorerTraits;
     return { policy: base, scorerTraits: traits };
   }
-  const floor = t.floor ?? record.policy.floor;
+  // A record that knows only the floor that judged (an agentfootprint event's) is replayed with it, as the
+  // policy's: judged the same whichever of the two set it.
+  const floor = t.floor ?? record.policy.floor ?? onlyEffectiveFloor(record);
   return {
     policy: floor === undefined ? base : { ...base, floor },
     scorerTraits: record.scorerTraits,
   };
+}
+
+/** The recorded effective floor of a record that knows no other; undefined for any other record. */
+function onlyEffectiveFloor(record: RecordedDecision): number | undefined {
+  return record.floorSource === 'effective' ? record.effectiveFloor : undefined;
 }
 
 /** Is a raw recorded score alive under `floor`? The policy's own rule, on the sanitized score. */
@@ -284,9 +291,12 @@ function compareWithRecord(record: RecordedDecision, r: ReplayedDecision, verdic
   return out;
 }
 
-/** The recorded effective floor must be `policy.floor ?? scorer.floor`, and declared exactly when it exists. */
+/**
+ * The recorded effective floor must be `policy.floor ?? scorer.floor` (or, on a record that knows only that
+ * floor, itself), and declared exactly when it exists.
+ */
 function checkRecordedFloor(record: RecordedDecision): string[] {
-  const expected = effectiveFloor(record.policy, record.scorerTraits);
+  const expected = effectiveFloor(record.policy, record.scorerTraits) ?? onlyEffectiveFloor(record);
   const out: string[] = [];
   if (
     expected === undefined ? record.effectiveFloor !== undefined : !close(expected, record.effectiveFloor)

@@ -10,6 +10,7 @@
  */
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
+import { FloorSourceTally, type FloorSourceCounts } from './floorSources.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
@@ -46,6 +47,8 @@ export interface Breakdown {
 /** Where an anomaly was found. */
 export interface DecisionLocation {
   readonly traceId: string;
+  /** The trace id was synthesized for an event-log record: no trace store holds it. */
+  readonly syntheticTraceId?: true;
   readonly spanId: string;
   readonly router?: string;
   readonly scorer?: string;
@@ -64,6 +67,8 @@ export interface DecisionSummary extends DecisionRates {
   readonly byScorer: Breakdown;
   /** Decisions judged with no floor at all (`unmatched` unreachable). */
   readonly floorlessDecisions: number;
+  /** Decisions by where their floor came from (`effective`: the policy's or the scorer's, not told apart). */
+  readonly floorSources: FloorSourceCounts;
   /** Decisions whose recorded verdict the behaviour that judged them does not reproduce on the recorded numbers. */
   readonly inconsistent: number;
   /** `--policy` and, per service, the behaviour found (see policyAudit). */
@@ -100,6 +105,7 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
   // Threshold anomalies are known at once; inconsistent ones only when the audit is settled (finish).
   const examples: { seq: number; example: AnomalyExample }[] = [];
   const audit = createPolicyAudit(cfg.policy, { maxExamples: cfg.maxExamples, maxServices: cfg.maxNames });
+  const floorSources = new FloorSourceTally();
   let floorless = 0;
   let errors = 0;
   let turns = 0;
@@ -113,6 +119,7 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
     byRouter.add(d.router, d);
     byScorer.add(d.scorer, d);
     if (isFloorless(d)) floorless++;
+    floorSources.add(d);
     if (d.error) errors++;
     misroutes += d.misroutes.length;
     // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same first time.
@@ -156,6 +163,7 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
         byRouter: byRouter.toBreakdown(),
         byScorer: byScorer.toBreakdown(),
         floorlessDecisions: floorless,
+        floorSources: floorSources.finish(),
         inconsistent: settled.inconsistent,
         policy: { choice: settled.choice, services: settled.services },
         replay: { complete: settled.complete, partial: settled.partial, undecidable: settled.undecidable },
@@ -184,6 +192,7 @@ export function summarizeDecisions(
 export function locate(d: DecisionRecord): DecisionLocation {
   return {
     traceId: d.traceId,
+    ...(d.syntheticTraceId === true ? { syntheticTraceId: true as const } : {}),
     spanId: d.spanId,
     ...(d.router === undefined ? {} : { router: d.router }),
     ...(d.scorer === undefined ? {} : { scorer: d.scorer }),

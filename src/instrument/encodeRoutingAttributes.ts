@@ -6,7 +6,8 @@
  * a non-finite number — the JS OTLP/JSON exporter writes those as null and the collector then rejects the
  * whole batch — so non-finite scores become 0 in the scores array and are recorded exactly beside it, and a
  * non-finite policy or scorer number is written as its string spelling ("NaN", "Infinity", "-Infinity").
- * Pure.
+ * A policy that carries only the effective floor (an agentfootprint event's) writes `floor_source` instead of
+ * `policy.floor`. Pure.
  */
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { Tier2Verdict } from '../policy/types.js';
@@ -22,6 +23,7 @@ import {
   ATTR_ROUTING_DECISIVE,
   ATTR_ROUTING_EFFECTIVE_FLOOR,
   ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_FLOOR_SOURCE,
   ATTR_ROUTING_INCUMBENT_ID,
   ATTR_ROUTING_INCUMBENT_SCORED,
   ATTR_ROUTING_NEAR_TIE,
@@ -40,8 +42,10 @@ import {
   ATTR_ROUTING_TOP_RELEVANCE,
   ATTR_ROUTING_TOP_SCORE,
   ATTR_ROUTING_VERDICT,
+  FLOOR_SOURCE_EFFECTIVE,
   ROUTING_RECORD_VERSION,
 } from '../semconv/semconv.js';
+import { carriesEffectiveFloor } from '../policy/floorSource.js';
 import type { Tier2CallInput } from './types.js';
 import { sinkInto } from './addRoutingContext.js';
 import type { AttributeSink } from './addRoutingContext.js';
@@ -156,7 +160,11 @@ export function writeRoutingAttributes(
     }
     sink.setAttribute(ATTR_ROUTING_INCUMBENT_SCORED, scored);
   }
-  if (policy.floor !== undefined) sink.setAttribute(ATTR_ROUTING_POLICY_FLOOR, encodeNumber(policy.floor));
+  // An event's policy carries the effective floor, the policy's or the scorer's: recorded as that, never as
+  // either one's own (policy/floorSource.ts).
+  if (carriesEffectiveFloor(policy)) sink.setAttribute(ATTR_ROUTING_FLOOR_SOURCE, FLOOR_SOURCE_EFFECTIVE);
+  else if (policy.floor !== undefined)
+    sink.setAttribute(ATTR_ROUTING_POLICY_FLOOR, encodeNumber(policy.floor));
   if (scorer.floor !== undefined) sink.setAttribute(ATTR_ROUTING_SCORER_FLOOR, encodeNumber(scorer.floor));
   if (scorer.categorical !== undefined)
     sink.setAttribute(ATTR_ROUTING_SCORER_CATEGORICAL, scorer.categorical);

@@ -24,6 +24,7 @@ import {
   readTurn,
 } from './readEventFields.js';
 import { compareWithEvent, verdictThatHappened, type Numbers } from './compareWithEvent.js';
+import { withEffectiveFloor } from './floorSource.js';
 import { createDecideTier2, judgeKeepingRanking, sanitizeScore } from './routingPolicy.js';
 import type {
   IntentScore,
@@ -67,7 +68,10 @@ export interface TurnRoutedDecision {
   /** The event's scores in its order (best first), `null` read as NaN. */
   readonly scores: readonly IntentScore[];
   readonly incumbentId: string | undefined;
-  /** The event's policy; its `floor` is the effective floor the framework judged with. */
+  /**
+   * The event's policy; its `floor`, when there is one, is the effective floor the framework judged with (the
+   * policy's or the scorer's: the event does not say), and the policy is marked so (`floorSource: 'effective'`).
+   */
   readonly policy: RoutingPolicy;
   readonly scorerTraits: ScorerTraits;
   readonly semantics: PolicySemantics;
@@ -201,9 +205,11 @@ function readPolicy(v: unknown, problems: string[]): RoutingPolicy | undefined {
     problems.push('payload.policy holds a value that is not a number: the scores are not judged');
     return undefined;
   }
+  // The event's floor is the one that judged, the policy's or the scorer's: marked so, never passed off as the
+  // policy's own (floorSource.ts).
   return floor === undefined
     ? { nearTieMargin: margin, menuSize }
-    : { nearTieMargin: margin, menuSize, floor };
+    : withEffectiveFloor(margin, menuSize, floor);
 }
 
 interface EventScores {

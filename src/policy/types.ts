@@ -23,6 +23,14 @@ export interface RoutingPolicy {
 }
 
 /**
+ * Where the floor that judged came from: `policy` (the caller's policy set it, over any scorer floor),
+ * `scorer` (the scorer declared it and the policy set none), or `effective` (only the floor that judged is
+ * known: an agentfootprint `turn_routed` event reports `policy.floor ?? scorer.floor` as `policy.floor`, and
+ * nothing on it says which of the two it was).
+ */
+export type FloorSource = 'policy' | 'scorer' | 'effective';
+
+/**
  * The traits of the scorer whose numbers are judged: its declared floor (absent = it cannot honestly say
  * "no match") and whether it is categorical (one id or none — a pick is decisive by construction).
  */

@@ -36,12 +36,21 @@ export interface RecordedDecision {
   readonly aliveCount?: number;
   readonly runnerUp?: { readonly id: string; readonly gap: number };
   readonly incumbent?: { readonly id: string; readonly scored: boolean };
-  /** The policy as the caller passed it (`floor` here is the policy's own override). */
+  /**
+   * The policy as the caller passed it; `floor` here is the policy's own, and is absent when only the
+   * effective floor is known (`floorSource: 'effective'`).
+   */
   readonly policy: RoutingPolicy;
   /** The scorer's declared traits. */
   readonly scorerTraits: ScorerTraits;
-  /** `policy.floor ?? scorer.floor`; absent when no floor was declared anywhere. */
+  /** The floor that judged, `policy.floor ?? scorer.floor`; absent when no floor was declared anywhere. */
   readonly effectiveFloor?: number;
+  /**
+   * `effective` when only the floor that judged is known, not whether the policy or the scorer set it (a
+   * record from agentfootprint's `turn_routed` event). Absent otherwise: the floor is the policy's when
+   * `policy.floor` is set, else the scorer's (analyze/floorSources.ts reads it either way).
+   */
+  readonly floorSource?: 'effective';
   /** False = `unmatched` was unreachable (a floorless scorer). */
   readonly floorDeclared: boolean;
   /**
@@ -75,6 +84,11 @@ export interface RecordSource {
 export interface SpanContextFields {
   /** 32 lower-case hex digits. */
   readonly traceId: string;
+  /**
+   * True when routescope made the trace id up: an event-log record whose event carried no trace id gets one
+   * derived from its run, which `explain` takes but no trace store holds. Absent for a span's own id.
+   */
+  readonly syntheticTraceId?: true;
   /** 16 lower-case hex digits. */
   readonly spanId: string;
   readonly parentSpanId?: string;

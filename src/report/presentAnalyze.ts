@@ -11,6 +11,7 @@ import type { ChartDigest } from '../analyze/chartDigest.js';
 import { ANOMALY_KINDS } from '../analyze/detectAnomalies.js';
 import type { GateResult } from '../analyze/evaluateGates.js';
 import type { FloorlessReport } from '../analyze/findFloorlessScorers.js';
+import type { FloorSourceCounts } from '../analyze/floorSources.js';
 import type { HotspotReport } from '../analyze/findNearTieHotspots.js';
 import type { AnomalyExample, Breakdown, DecisionSummary } from '../analyze/summarizeDecisions.js';
 import { gapHistogramBlocks, tiedPairsBlocks, timelineBlocks, verdictMixBlocks } from './digestBlocks.js';
@@ -23,11 +24,13 @@ import {
   formatSetting,
   formatTime,
 } from './formatValues.js';
+import { EFFECTIVE_FLOOR_NOTE } from './floorSourceText.js';
 import { floorlessBlocks } from './presentFloorless.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import { policyBlocks } from './presentPolicy.js';
+import { traceIdInline } from './traceIdText.js';
 
 /** What `routescope analyze` prints. */
 export interface AnalyzeView {
@@ -58,6 +61,7 @@ export function analyzeToJson(v: AnalyzeView, schemaVersion: number): Record<str
     byScorer: s.byScorer,
     hotspots: v.hotspots.hotspots.map(hotspotToJson),
     floorlessDecisions: s.floorlessDecisions,
+    floorSources: s.floorSources,
     floorless: v.floorless.floorless,
     inconsistent: s.inconsistent,
     policy: s.policy,
@@ -111,6 +115,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
             ? tone('none', 'good')
             : tone(`${formatCount(s.floorlessDecisions)} decisions judged with no floor`, 'warn'),
         ],
+        ...(s.decisions > 0 ? [['floors', floorSourcesText(s.floorSources)] as const] : []),
         [
           'inconsistent',
           s.inconsistent === 0
@@ -265,18 +270,33 @@ function anomalyBlocks(s: DecisionSummary): Block[] {
 }
 
 function describeAnomaly(a: AnomalyExample): Inline {
-  const where = `trace ${a.at.traceId} span ${a.at.spanId} (${a.at.file}:${a.at.line})`;
+  const where: (string | Span)[] = [
+    'trace ',
+    ...traceIdInline(a.at.traceId, a.at.syntheticTraceId === true),
+    ` span ${a.at.spanId} (${a.at.file}:${a.at.line})`,
+  ];
   switch (a.kind) {
     case 'odd-margin':
-      return `${where}: near-tie margin ${formatSetting(a.margin)} (a margin <= 0 makes everything decisive)`;
+      return [
+        ...where,
+        `: near-tie margin ${formatSetting(a.margin)} (a margin <= 0 makes everything decisive)`,
+      ];
     case 'odd-menu-size':
-      return `${where}: menu size ${formatSetting(a.menuSize)} (a menu offers at least two)`;
+      return [...where, `: menu size ${formatSetting(a.menuSize)} (a menu offers at least two)`];
     case 'duplicate-candidates':
-      return `${where}: duplicate candidate ids ${a.ids.join(', ')}`;
+      return [...where, `: duplicate candidate ids ${a.ids.join(', ')}`];
     case 'inconsistent':
       return [
         tone('inconsistent', 'bad'),
-        ` ${where}, judged as ${a.semantics}: ${a.differences.join('; ')}`,
+        ' ',
+        ...where,
+        `, judged as ${a.semantics}: ${a.differences.join('; ')}`,
       ];
   }
+}
+
+/** Whose floors judged the decisions: the policy's, the scorer's, or only the effective one (an event's). */
+function floorSourcesText(c: FloorSourceCounts): Inline {
+  const text = `policy's ${formatCount(c.policy)} · scorer's ${formatCount(c.scorer)} · effective ${formatCount(c.effective)} · none ${formatCount(c.none)}`;
+  return c.effective === 0 ? text : [text, tone(` (${EFFECTIVE_FLOOR_NOTE})`, 'dim')];
 }

@@ -8,11 +8,14 @@
  */
 import type { Counterfactual, CounterfactualSet } from '../analyze/findCounterfactuals.js';
 import type { ExplainedDecision, ExplainEntry, ExplainReport } from '../analyze/explainDecisions.js';
+import { recordedFloorSource } from '../analyze/floorSources.js';
 import type { VerdictSummary } from '../analyze/replayDecision.js';
 import type { MisrouteMark } from '../record/types.js';
 import type { TraceLinks } from './traceLinks.js';
 import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
-import { look, tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
+import { tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
+import { describeFloorSource } from './floorSourceText.js';
+import { traceIdInline } from './traceIdText.js';
 import {
   countOf,
   formatCount,
@@ -42,6 +45,7 @@ export function explainToJson(v: ExplainView, schemaVersion: number): Record<str
     target: r.target,
     matchedBy: r.matchedBy,
     traceIds: r.traceIds,
+    syntheticTraceIds: r.syntheticTraceIds,
     conversationIds: r.conversationIds,
     decisions: r.decisions,
     links: v.links,
@@ -57,6 +61,7 @@ function entryToJson(e: ExplainEntry): Record<string, unknown> {
   return {
     kind: 'decision',
     ...record,
+    floorSource: recordedFloorSource(e.record) ?? null,
     judgedAs: e.semantics,
     why: e.why,
     replay: e.replay,
@@ -86,9 +91,20 @@ export function explainToDocument(v: ExplainView): ReportDocument {
     ...(marks > 0 ? [countOf(marks, 'misroute mark')] : []),
   ];
   const listed = found.length > 1 ? `${found.slice(0, -1).join(', ')} and ${found.at(-1)!}` : found[0]!;
+  const made = r.syntheticTraceIds.length;
   blocks.push({
     kind: 'paragraph',
-    text: `${listed} matched by ${what}, in time order, in ${countOf(r.traceIds.length, 'trace')}.`,
+    text: [
+      `${listed} matched by ${what}, in time order, in ${countOf(r.traceIds.length, 'trace')}.`,
+      ...(made === 0
+        ? []
+        : [
+            tone(
+              ` ${formatCount(made)} of those trace ids ${made === 1 ? 'is' : 'are'} synthetic (marked so): made up for event-log records, which carry none; explain takes them, no trace store holds them.`,
+              'dim',
+            ),
+          ]),
+    ],
   });
   // Marks arrive as events on the decision span or as feedback spans; count both.
   const misroutes = r.entries.reduce(
@@ -132,7 +148,9 @@ export function explainToDocument(v: ExplainView): ReportDocument {
         kind: 'paragraph',
         text: [
           tone(`${formatTime(t.timeUnixMs)} turn route`, 'strong'),
-          `: ${parts.join(', ')} (trace ${t.traceId})`,
+          `: ${parts.join(', ')} (trace `,
+          ...traceIdInline(t.traceId, t.syntheticTraceId === true),
+          ')',
         ],
       });
       blocks.push(...misrouteList(t.misroutes));
@@ -141,7 +159,9 @@ export function explainToDocument(v: ExplainView): ReportDocument {
         kind: 'paragraph',
         text: [
           tone(`${formatTime(e.record.timeUnixMs)} misroute mark`, 'bad'),
-          `: ${describeMark(e.record.mark)} (trace ${e.record.traceId})`,
+          `: ${describeMark(e.record.mark)} (trace `,
+          ...traceIdInline(e.record.traceId, e.record.syntheticTraceId === true),
+          ')',
         ],
       });
     }
@@ -163,10 +183,11 @@ function decisionBlocks(e: ExplainedDecision, n: number, links: TraceLinks | und
       : d.verdict === 'menu'
         ? `menu [${(d.offered ?? []).join(', ')}]`
         : d.verdict;
+  const source = recordedFloorSource(d);
   const floorText =
-    d.effectiveFloor === undefined
+    d.effectiveFloor === undefined || source === undefined
       ? tone('none (floorless: unmatched unreachable)', 'warn')
-      : `${formatSetting(d.effectiveFloor)} (${d.policy.floor !== undefined ? 'policy override' : 'scorer'})`;
+      : `${formatSetting(d.effectiveFloor)} (${describeFloorSource(source, d.policy.floor !== undefined && d.scorerTraits.floor !== undefined ? formatSetting(d.scorerTraits.floor) : undefined)})`;
   const gapText: Inline =
     d.runnerUp === undefined
       ? 'no runner-up alive'
@@ -205,7 +226,7 @@ function decisionBlocks(e: ExplainedDecision, n: number, links: TraceLinks | und
           'where',
           [
             'trace ',
-            look(d.traceId, 'id'),
+            ...traceIdInline(d.traceId, d.syntheticTraceId === true),
             ` span ${d.spanId}${d.conversationId === undefined ? '' : ` · conversation ${d.conversationId}`} · ${d.source.file}:${d.source.line}`,
           ],
         ],

@@ -11,6 +11,7 @@ import { look, tone, type Block, type Legend, type ReportDocument } from './docu
 import { countOf, formatCount, formatName } from './formatValues.js';
 import { CHART_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { traceIdInline, traceIdList } from './traceIdText.js';
 
 /** What `routescope flapping` prints. */
 export interface FlappingView {
@@ -182,12 +183,19 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
         { title: 'examples' },
       ],
       rows: r.topConversations.map((c) => [
-        c.keyedBy === 'trace' ? [look(c.id, 'id'), ' (trace)'] : look(c.id, 'id'),
+        c.keyedBy === 'trace'
+          ? [...traceIdInline(c.id, c.syntheticId === true), ' (trace)']
+          : look(c.id, 'id'),
         formatName(c.router),
         formatCount(c.decisions),
         formatCount(c.bounces),
         formatCount(c.stayRuns),
-        c.examples.map((e) => `${describeFlappingEvent(e)} [${e.traceIds.join(', ')}]`).join('; '),
+        c.examples.flatMap((e, i) => [
+          ...(i > 0 ? ['; '] : []),
+          `${describeFlappingEvent(e)} [`,
+          ...traceIdList(e.traceIds, e.syntheticTraceIds),
+          ']',
+        ]),
       ]),
       legend: [
         ['turns', 'routing decisions in the conversation'],

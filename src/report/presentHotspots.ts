@@ -5,11 +5,12 @@
  * near-ties per hot spot beside the table. Pure.
  */
 import type { HotspotReport, NearTieHotspot } from '../analyze/findNearTieHotspots.js';
-import { look, tone, type Block, type Legend, type ReportDocument } from './document.js';
+import { tone, type Block, type Legend, type ReportDocument } from './document.js';
 import { CHART_COLORS } from './palette.js';
 import { countOf, formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { SYNTHETIC_TRACE_LEGEND, traceIdInline } from './traceIdText.js';
 import type { GateResult } from '../analyze/evaluateGates.js';
 
 /** What `routescope hotspots` prints. */
@@ -93,7 +94,9 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
       { title: 'conversations', align: 'right' as const },
       { title: 'example trace' },
     ],
-    legend: HOTSPOT_LEGEND,
+    legend: r.hotspots.some((h) => h.syntheticTraceIds.length > 0)
+      ? [...HOTSPOT_LEGEND, SYNTHETIC_TRACE_LEGEND]
+      : HOTSPOT_LEGEND,
     rows: r.hotspots.map((h) => [
       ...dims.map((d) => formatName(h[d])),
       pairOf(h),
@@ -105,7 +108,9 @@ export function hotspotBlocks(r: HotspotReport, heading: string): Block[] {
       formatCount(h.verdicts.menu),
       formatCount(h.verdicts.stay),
       `${h.conversationsCapped ? '≥' : ''}${formatCount(h.conversations)}`,
-      h.exampleTraceIds[0] === undefined ? '' : look(h.exampleTraceIds[0], 'id'),
+      h.exampleTraceIds[0] === undefined
+        ? ''
+        : traceIdInline(h.exampleTraceIds[0], h.syntheticTraceIds.includes(h.exampleTraceIds[0])),
     ]),
   });
   const notes: string[] = [];

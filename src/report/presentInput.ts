@@ -4,10 +4,11 @@
  * Bad lines are never silent: every format reports how many there were and where the first few are
  * (file:line and why, just the file for a problem about the whole file), JSON lists up to MAX_JSON_SKIPPED of
  * them. Spans without one routing span among them are never a quiet zero either: every format says so
- * (`notice`). Pure.
+ * (`notice`), and nor are files that held no span or event at all: each is named, as skipped. A turn read
+ * both as spans and from an event log is said to have been counted once. Pure.
  */
 import type { ReadProblem, ReadStats } from '../trace/types.js';
-import { tone, type Block } from './document.js';
+import { tone, type Block, type Inline } from './document.js';
 import { countOf, formatCount } from './formatValues.js';
 
 /** What one pass over the inputs saw. */
@@ -30,6 +31,11 @@ export function describeNoRoutingSpan(stats: ReadStats): string | undefined {
   return `no routing span was found among ${formatCount(stats.spans)} spans: is the routescope instrumentation on (instrumentDecideTier2 wrapping the routing call, and its spans exported)?`;
 }
 
+/** Turns read both as spans and from an event log: how many, and that each counted once. */
+export function describeBothWays(st: ReadStats): string {
+  return `${countOf(st.duplicateAcrossSources, 'decision')} and ${countOf(st.duplicateTurnsAcrossSources, 'turn route')} read both as spans and as turn_routed events, each counted once`;
+}
+
 /** Where a problem is: `file:line`, or the file alone for one about the whole file. */
 export function formatProblemPlace(p: ReadProblem): string {
   return p.line > 0 ? `${p.file}:${p.line}` : p.file;
@@ -50,8 +56,14 @@ export function inputToJson(s: InputSummary): Record<string, unknown> {
     events: st.events,
     otherEvents: st.otherEvents,
     duplicateEvents: st.duplicateEvents,
+    duplicateAcrossSources: st.duplicateAcrossSources,
+    duplicateTurnsAcrossSources: st.duplicateTurnsAcrossSources,
     records: s.records,
     problems: st.problems.length + st.problemsDropped,
+    filesWithoutTraces: st.filesWithoutTraces.length + st.filesWithoutTracesDropped,
+    skippedFiles: st.filesWithoutTraces
+      .slice(0, MAX_JSON_SKIPPED)
+      .map((f) => ({ file: f.file, reason: f.reason })),
     notice: describeNoRoutingSpan(st) ?? null,
     skipped: st.problems.slice(0, MAX_JSON_SKIPPED).map((p) => ({
       file: p.file,
@@ -66,6 +78,7 @@ export function inputToJson(s: InputSummary): Record<string, unknown> {
 export function inputBlocks(s: InputSummary): Block[] {
   const st = s.stats;
   const problems = st.problems.length + st.problemsDropped;
+  const empty = st.filesWithoutTraces.length + st.filesWithoutTracesDropped;
   const blocks: Block[] = [
     { kind: 'heading', text: 'Input' },
     {
@@ -88,15 +101,33 @@ export function inputBlocks(s: InputSummary): Block[] {
               ],
             ] as [string, string][])
           : []),
+        ...(st.duplicateAcrossSources + st.duplicateTurnsAcrossSources > 0
+          ? ([['both ways', describeBothWays(st)]] as [string, string][])
+          : []),
         [
           'bad lines',
           problems === 0 ? tone('none', 'good') : tone(`${formatCount(problems)} skipped`, 'warn'),
         ],
+        ...(empty > 0
+          ? ([
+              ['no traces', tone(`${countOf(empty, 'file')} skipped: not one span or event in them`, 'warn')],
+            ] as [string, Inline][])
+          : []),
       ],
     },
   ];
   const notice = describeNoRoutingSpan(st);
   if (notice !== undefined) blocks.push({ kind: 'paragraph', text: tone(notice, 'warn') });
+  if (empty > 0) {
+    const shown = st.filesWithoutTraces.slice(0, MAX_TEXT_SKIPPED);
+    blocks.push({
+      kind: 'list',
+      items: [
+        ...shown.map((f) => `${f.file}: ${f.reason}`),
+        ...(empty > shown.length ? [tone(`… and ${formatCount(empty - shown.length)} more`, 'dim')] : []),
+      ],
+    });
+  }
   if (problems > 0) {
     const shown = st.problems.slice(0, MAX_TEXT_SKIPPED);
     blocks.push({

@@ -14,6 +14,7 @@ import { formatCount, formatName, formatPercent, formatScore, formatTime } from 
 import { fadeColor, VERDICT_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import { policyBlocks } from './presentPolicy.js';
+import { traceIdInline } from './traceIdText.js';
 
 /** What `routescope replay` prints. */
 export interface ReplayView {
@@ -231,7 +232,7 @@ export function replayToDocument(v: ReplayView): ReportDocument {
       ],
       rows: r.list.map((f) => [
         formatTime(f.timeUnixMs),
-        look(f.traceId, 'id'),
+        traceIdInline(f.traceId, f.syntheticTraceId === true),
         f.conversationId === undefined ? '—' : look(f.conversationId, 'id'),
         `${formatName(f.router)} / ${formatName(f.scorer)}`,
         f.fromDetail === undefined
@@ -318,7 +319,7 @@ function auditBlocks(r: ReplayReport): Block[] {
     {
       kind: 'list',
       items: c.examples.map((e) => [
-        look(e.at.traceId, 'id'),
+        ...traceIdInline(e.at.traceId, e.at.syntheticTraceId === true),
         ` ${e.at.file}:${e.at.line} (judged as ${e.semantics}): ${e.differences.join('; ')}`,
       ]),
     },

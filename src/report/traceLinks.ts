@@ -6,7 +6,8 @@
  * `{"rs":{"datasource":UID,"queries":[{"refId":"A","datasource":{"type":"tempo","uid":UID},"queryType":"traceql",
  * "query":TRACE_ID}],"range":{"from":MS,"to":MS}}}` — a TraceQL query that is a bare trace id opens that trace;
  * the range is the decisions' time ± one hour (epoch milliseconds) so Tempo searches the right blocks. UID is
- * the Tempo data source uid (`--grafana-datasource`, default `tempo`). Pure.
+ * the Tempo data source uid (`--grafana-datasource`, default `tempo`). A trace id routescope synthesized (an
+ * event-log record's) gets no link. Pure.
  */
 
 /** Where to link to. */
@@ -25,13 +26,18 @@ export interface TraceLinks {
 
 const HOUR_MS = 3_600_000;
 
-/** Links for `traceId`, whose spans lie between `fromMs` and `toMs`. */
+/**
+ * Links for `traceId`, whose spans lie between `fromMs` and `toMs`; none for a `synthetic` one (made up for an
+ * event-log record: no trace store holds it, so a link would only open an empty search).
+ */
 export function buildTraceLinks(
   traceId: string,
   fromMs: number,
   toMs: number,
   cfg: TraceLinkConfig,
+  synthetic = false,
 ): TraceLinks {
+  if (synthetic) return {};
   const id = encodeURIComponent(traceId.toLowerCase());
   const links: { jaeger?: string; grafana?: string } = {};
   if (cfg.jaegerUrl !== undefined) links.jaeger = `${trimSlash(cfg.jaegerUrl)}/trace/${id}`;

@@ -58,6 +58,14 @@ export const ATTR_ROUTING_SCORER_FLOOR = 'agentfootprint.routing.scorer.floor';
 export const ATTR_ROUTING_SCORER_CATEGORICAL = 'agentfootprint.routing.scorer.categorical';
 export const ATTR_ROUTING_EFFECTIVE_FLOOR = 'agentfootprint.routing.effective_floor';
 export const ATTR_ROUTING_FLOOR_DECLARED = 'agentfootprint.routing.floor_declared';
+/**
+ * Where the effective floor came from when the span cannot say it otherwise: `effective` = only the floor
+ * that judged is known (an agentfootprint event's), so no `policy.floor` or `scorer.floor` is written. Absent:
+ * the floor's source is told by which of `policy.floor` and `scorer.floor` the span carries.
+ */
+export const ATTR_ROUTING_FLOOR_SOURCE = 'agentfootprint.routing.floor_source';
+/** The value of `agentfootprint.routing.floor_source` on a span whose only known floor is the effective one. */
+export const FLOOR_SOURCE_EFFECTIVE = 'effective';
 /** Which published behaviour of the policy judged: `contract` or `agentfootprint-9.62` (absent = unknown). */
 export const ATTR_ROUTING_POLICY_SEMANTICS = 'agentfootprint.routing.policy.semantics';
 /** How many prior turns the scorer saw (the classifier's window), when the framework reports it. */
@@ -125,6 +133,7 @@ export const ROUTING_ATTRIBUTE_KEYS = [
   ATTR_ROUTING_SCORER_CATEGORICAL,
   ATTR_ROUTING_EFFECTIVE_FLOOR,
   ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_FLOOR_SOURCE,
   ATTR_ROUTING_POLICY_SEMANTICS,
   ATTR_ROUTING_SCORER_WINDOW,
   ATTR_ROUTING_SOURCE,

@@ -7,7 +7,8 @@
  * in two generations (a repeat further back than `DEDUPE_GENERATION` routing spans is not caught), so memory
  * stays flat on any input. A routing span that cannot be decoded is reported as `incomplete`, never guessed.
  * A misroute event becomes a MisrouteRecord on any span that carries no decision or turn (the feedback span
- * is the designated carrier); on a routing or turn span it goes into that record's `misroutes`.
+ * is the designated carrier); on a routing or turn span it goes into that record's `misroutes`. A turn routed
+ * both as spans and in an event log counts once too (crossSourceFilter: the outcomes carry the records' keys).
  * No I/O.
  */
 import {
@@ -20,6 +21,7 @@ import {
   ATTR_ROUTING_RECORD_VERSION,
   ATTR_ROUTING_ROUTER,
   ATTR_ROUTING_SCORER_NAME,
+  ATTR_ROUTING_SOURCE,
   ATTR_ROUTING_VERDICT,
   ATTR_SERVICE_NAME,
   EVENT_ROUTING_MISROUTED,
@@ -27,13 +29,24 @@ import {
   SPAN_ROUTING_FEEDBACK,
   SPAN_ROUTING_TIER2,
 } from '../semconv/semconv.js';
+import { createCrossSourceFilter, type RecordArrival } from './crossSourceFilter.js';
+import { crossSourceKeyOf } from './crossSourceKey.js';
 import { decodeRoutingAttributes, decodeTurnAttributes, toNumber } from './decodeRoutingAttributes.js';
 import { type AttributeValue } from './internal-types.js';
 import type { EventView, ResourceView, SpanView } from './internal-types.js';
 import { normalizeId, quoteForProblem } from './normalizeSpanFields.js';
 import { reportProblem } from './readStats.js';
-import type { MisrouteMark, RecordSource, SpanContextFields, TraceRecord } from '../record/types.js';
+import type {
+  MisrouteMark,
+  RecordedBy,
+  RecordSource,
+  SpanContextFields,
+  TraceRecord,
+} from '../record/types.js';
 import type { ReadProblem, ReadStats } from './types.js';
+
+/** `agentfootprint.routing.source` on the spans routescopeObservability writes from `turn_routed` events. */
+const FROM_TURN_ROUTED: RecordedBy = 'turn_routed';
 
 /** How many routing-span keys one generation of the duplicate filter holds (two generations are kept). */
 export const DEDUPE_GENERATION = 250_000;
@@ -46,6 +59,21 @@ export interface TraceRecordBuilder {
   addSpan(span: SpanView, resource: ResourceView, source: RecordSource, out: TraceRecord[]): void;
   /** Apply what classifySpan worked out for a span elsewhere (addSpan is classify, then this). */
   applySpanOutcome?(outcome: SpanOutcome, out: TraceRecord[]): void;
+  /**
+   * Push the event-log records held back for a span twin (crossSourceFilter) to `out`: called once, when
+   * every input has been read, by whoever made a builder that holds (`BuilderOptions.holdEventRecords`).
+   */
+  releaseHeld?(out: TraceRecord[]): void;
+}
+
+/** Options of a record builder beyond its duplicate filter's size. */
+export interface BuilderOptions {
+  /**
+   * Event-log records held back until the end of the read, so that a span of the same turn read later
+   * replaces them (the span has the real ids); past this many the oldest is released. Whoever sets it calls
+   * `releaseHeld` at the end. @default 0 (none held: the first of the two is kept)
+   */
+  readonly holdEventRecords?: number;
 }
 
 /** Could a span with these traits hold a routing record? (Readers ask before they build a full view.) */
@@ -97,6 +125,8 @@ export type SpanOutcome =
       readonly turnSpans: number;
       readonly problems: readonly ReadProblem[];
       readonly records: readonly TraceRecord[];
+      /** Per record, its crossSourceKey when a `turn_routed` event wrote the span; absent for any other span. */
+      readonly crossKeys?: readonly (string | undefined)[];
     }
   | {
       /** Records read from an agentfootprint event log line (no span): counted as events, not spans. */
@@ -105,6 +135,8 @@ export type SpanOutcome =
       readonly key?: string;
       readonly problems: readonly ReadProblem[];
       readonly records: readonly TraceRecord[];
+      /** Per record, its crossSourceKey (the same turn's spans have the same keys). */
+      readonly crossKeys?: readonly (string | undefined)[];
     };
 
 /** Work out what `span` gives (see SpanOutcome). Pure. */
@@ -211,23 +243,40 @@ export function classifySpan(span: SpanView, resource: ResourceView, source: Rec
   if (!isDecision && !isTurn) {
     for (const mark of marks) records.push({ kind: 'misroute', mark, ...context });
   }
-  return {
+  const outcome = {
     kind: 'keyed',
     key,
     routingSpans: isDecision ? 1 : 0,
     turnSpans: isTurn ? 1 : 0,
     problems,
     records,
-  };
+  } as const;
+  // Only the strategy's spans have an event-log twin; the wrapper's and anyone else's are keyed by ids alone.
+  if (str(attrs.get(ATTR_ROUTING_SOURCE)) !== FROM_TURN_ROUTED || records.length === 0) return outcome;
+  return { ...outcome, crossKeys: records.map(crossSourceKeyOf) };
 }
 
-/** A fresh builder writing into `stats`; `dedupeGeneration` sizes the duplicate filter (tests shrink it). */
+/** A fresh builder writing into `stats`; `dedupeGeneration` sizes the duplicate filters (tests shrink it). */
 export function createTraceRecordBuilder(
   stats: ReadStats,
   dedupeGeneration: number = DEDUPE_GENERATION,
+  options: BuilderOptions = {},
 ): TraceRecordBuilder {
   let current = new Set<string>();
   let previous = new Set<string>();
+  const crossSource = createCrossSourceFilter(stats, dedupeGeneration, options.holdEventRecords ?? 0);
+  const push = (
+    records: readonly TraceRecord[],
+    keys: readonly (string | undefined)[] | undefined,
+    arrival: RecordArrival,
+    out: TraceRecord[],
+  ): void => {
+    for (let i = 0; i < records.length; i++) {
+      const key = keys?.[i];
+      if (key === undefined) out.push(records[i]!);
+      else crossSource.offer(records[i]!, key, arrival, out);
+    }
+  };
 
   const seenBefore = (key: string): boolean => {
     if (current.has(key) || previous.has(key)) return true;
@@ -246,7 +295,7 @@ export function createTraceRecordBuilder(
         return;
       }
       for (const problem of outcome.problems) reportProblem(stats, problem);
-      for (const record of outcome.records) out.push(record);
+      push(outcome.records, outcome.crossKeys, 'event', out);
       return;
     }
     stats.spans++;
@@ -265,7 +314,7 @@ export function createTraceRecordBuilder(
     stats.routingSpans += outcome.routingSpans;
     stats.turnSpans += outcome.turnSpans;
     for (const problem of outcome.problems) reportProblem(stats, problem);
-    for (const record of outcome.records) out.push(record);
+    push(outcome.records, outcome.crossKeys, 'span', out);
   };
 
   return {
@@ -277,5 +326,8 @@ export function createTraceRecordBuilder(
       applySpanOutcome(classifySpan(span, resource, source), out);
     },
     applySpanOutcome,
+    releaseHeld(out) {
+      crossSource.release(out);
+    },
   };
 }

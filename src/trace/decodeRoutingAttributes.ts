@@ -33,6 +33,7 @@ import {
   ATTR_ROUTING_DROPPED_RESUME_REASON,
   ATTR_ROUTING_EFFECTIVE_FLOOR,
   ATTR_ROUTING_FLOOR_DECLARED,
+  ATTR_ROUTING_FLOOR_SOURCE,
   ATTR_ROUTING_FROM,
   ATTR_ROUTING_INCUMBENT_ID,
   ATTR_ROUTING_INCUMBENT_SCORED,
@@ -55,6 +56,7 @@ import {
   ATTR_ROUTING_VERDICT,
   ATTR_ROUTING_WITNESS_KEYWORD,
   ATTR_ROUTING_WITNESS_TEXT,
+  FLOOR_SOURCE_EFFECTIVE,
 } from '../semconv/semconv.js';
 import type { RecordedBy, RecordedDecision } from '../record/types.js';
 import type { AttributeMap, AttributeValue } from './internal-types.js';
@@ -181,7 +183,9 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   if (typeof restored === 'string') return { kind: 'incomplete', reason: restored };
   const verdict = verdictRaw as Tier2VerdictKind;
 
-  const policyFloor = toNumber(attrs.get(ATTR_ROUTING_POLICY_FLOOR));
+  const onlyEffective = carriesOnlyEffectiveFloor(attrs);
+  const recordedPolicyFloor = toNumber(attrs.get(ATTR_ROUTING_POLICY_FLOOR));
+  const policyFloor = onlyEffective ? undefined : recordedPolicyFloor;
   const policy: RoutingPolicy =
     policyFloor === undefined
       ? { nearTieMargin: margin!, menuSize: menuSize! }
@@ -192,7 +196,8 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
     ...(scorerFloor === undefined ? {} : { floor: scorerFloor }),
     ...(categorical === undefined ? {} : { categorical }),
   };
-  const effectiveFloor = toNumber(attrs.get(ATTR_ROUTING_EFFECTIVE_FLOOR)) ?? policyFloor ?? scorerFloor;
+  const effectiveFloor =
+    toNumber(attrs.get(ATTR_ROUTING_EFFECTIVE_FLOOR)) ?? recordedPolicyFloor ?? scorerFloor;
 
   const to = toStr(attrs.get(ATTR_ROUTING_TO));
   const offered = toStringArray(attrs.get(ATTR_ROUTING_OFFERED));
@@ -238,10 +243,23 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
       policy,
       scorerTraits,
       ...(effectiveFloor === undefined ? {} : { effectiveFloor }),
+      ...(onlyEffective && effectiveFloor !== undefined ? { floorSource: FLOOR_SOURCE_EFFECTIVE } : {}),
       floorDeclared: floorDeclared!,
       ...provenance,
     },
   };
+}
+
+/**
+ * Does the span know only the floor that judged, not whose it was? Said by `floor_source = effective`. A span
+ * the agentfootprint strategy wrote before that key existed has `source = turn_routed` and the event's floor
+ * as `policy.floor`: that floor was the effective one, and is read the same way. Any other value of
+ * `floor_source` is not one this routescope writes: the floors are read as the span states them.
+ */
+function carriesOnlyEffectiveFloor(attrs: AttributeMap): boolean {
+  const stated = toStr(attrs.get(ATTR_ROUTING_FLOOR_SOURCE));
+  if (stated !== undefined) return stated === FLOOR_SOURCE_EFFECTIVE;
+  return toStr(attrs.get(ATTR_ROUTING_SOURCE)) === 'turn_routed' && attrs.has(ATTR_ROUTING_POLICY_FLOOR);
 }
 
 /**

@@ -28,5 +28,13 @@ export function describeNothingRead(paths: readonly string[], stats: ReadStats):
         ? ' (metrics or logs only?)'
         : ''
       : `; ${plural(problems, 'problem')}, the first: ${first.file}${first.line > 0 ? `:${first.line}` : ''}: ${first.reason}`;
-  return `${paths.join(', ')}: no span found: ${found}${why}. Expected trace spans: ${KNOWN_FORMATS}.`;
+  return `${paths.join(', ')}: no span found: ${found}${why}${namedEmpty(stats)}. Expected trace spans: ${KNOWN_FORMATS}.`;
+}
+
+/** The first few files that held nothing, by name. */
+function namedEmpty(stats: ReadStats): string {
+  const count = stats.filesWithoutTraces.length + stats.filesWithoutTracesDropped;
+  if (count === 0) return '';
+  const shown = stats.filesWithoutTraces.slice(0, 3).map((f) => f.file);
+  return `; ${plural(count, 'file')} without traces: ${shown.join(', ')}${count > shown.length ? `, and ${count - shown.length} more` : ''}`;
 }

@@ -2,12 +2,12 @@
  * readAllInputs — files, folders, stdin and trace stores merged into one stream of records.
  *
  * The files are read first (by `jobs` threads when asked: readInParallel), then each trace store, all through
- * one record builder and its duplicate filter, into one ReadStats. A store whose search found nothing is told
+ * one record builder and its duplicate filters, into one ReadStats. A store whose search found nothing is told
  * to `onEmptyStore`, for the caller to say what to check.
  */
 import type { TraceRecord } from '../record/types.js';
-import { createTraceRecordBuilder } from './buildTraceRecords.js';
 import { readInParallel, type ParallelReadOptions } from './parallel/readInParallel.js';
+import { createHoldingBuilder, releaseHeld } from './readTraceInputs.js';
 import { readRemoteSource, type RemoteSource, type TraceInput } from './stores/remoteSource.js';
 import type { ReadStats } from './types.js';
 
@@ -23,8 +23,9 @@ export async function* readAllInputs(
 ): AsyncGenerator<TraceRecord> {
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
-  // One builder for files and stores: a span both exported to a file and kept by a store counts once.
-  const builder = createTraceRecordBuilder(stats);
+  // One builder for files and stores: a span both exported to a file and kept by a store counts once, and a
+  // turn in an event log and in a store's spans too (its held event records go out at the very end).
+  const builder = createHoldingBuilder(stats);
   if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
   for (const store of stores) {
     const before = stats.files;
@@ -34,4 +35,5 @@ export async function* readAllInputs(
     });
     if (stats.files === before) onEmptyStore(store);
   }
+  yield* releaseHeld(builder);
 }

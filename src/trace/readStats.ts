@@ -22,8 +22,12 @@ export function createReadStats(): ReadStats {
     events: 0,
     otherEvents: 0,
     duplicateEvents: 0,
+    duplicateAcrossSources: 0,
+    duplicateTurnsAcrossSources: 0,
     problems: [],
     problemsDropped: 0,
+    filesWithoutTraces: [],
+    filesWithoutTracesDropped: 0,
   };
 }
 

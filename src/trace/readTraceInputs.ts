@@ -5,10 +5,12 @@
  * (formats/readOneInput: sniffFormat, then JSON lines, one JSON document, or the Collector's framed records,
  * decompressed first when gzip or zstd). Memory follows the longest line or record, never the file
  * (formats/readLimits). Bad lines, broken records and incomplete routing spans go to `stats.problems` with file
- * and line; only an input that cannot be read at all, or a named file in no known format, throws InputError.
+ * and line, and a file that held no span or event at all is named in `stats.filesWithoutTraces`; only an input that cannot be read at all, or a named file in no known format, throws InputError.
  * Trace stores and `--jobs` are beside this: readAllInputs puts files and stores into one stream.
  */
-import { createTraceRecordBuilder, type TraceRecordBuilder } from './buildTraceRecords.js';
+import { createTraceRecordBuilder, DEDUPE_GENERATION, type TraceRecordBuilder } from './buildTraceRecords.js';
+import { DEFAULT_HELD_EVENT_RECORDS } from './crossSourceFilter.js';
+import { markBeforeFile, noteFileWithoutTraces } from './filesWithoutTraces.js';
 import { toByteStream } from './bytes/peekStream.js';
 import { readFileChunks } from './bytes/readFileChunks.js';
 import type { FileContext } from './formats/fileContext.js';
@@ -27,8 +29,9 @@ export interface ReadOptions {
   onProgress?: ProgressListener;
   /**
    * The record builder, and with it the duplicate filter, to share with other reads (the CLI shares one
-   * between files and trace stores, so a span found in both counts once). It must count into `stats`.
-   * @default a fresh one
+   * between files and trace stores, so a span found in both counts once). It must count into `stats`, and
+   * whoever passes it releases what it holds at the end (`releaseHeld`).
+   * @default a fresh one, holding event-log records for their span twins and releasing them at the end
    */
   builder?: TraceRecordBuilder;
   /** How agentfootprint event logs are judged. @default DEFAULT_EVENT_LOG_OPTIONS */
@@ -51,7 +54,9 @@ export async function* readTraceInputs(
   stats: ReadStats,
   options: ReadOptions = {},
 ): AsyncGenerator<TraceRecord> {
-  const builder = options.builder ?? createTraceRecordBuilder(stats);
+  // A builder of our own holds event-log records back for a span twin, and releases them at the end.
+  const own = options.builder === undefined;
+  const builder = options.builder ?? createHoldingBuilder(stats);
   const events = options.events ?? DEFAULT_EVENT_LOG_OPTIONS;
   const exact = options.exact === true;
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
@@ -89,6 +94,7 @@ export async function* readTraceInputs(
       } catch {
         // Size is only for progress (and a file that cannot be stat'ed is read in order, as a pipe is).
       }
+      const before = markBeforeFile(stats);
       try {
         // Only a regular file is read by position; a pipe or device is read in order from where it stands.
         const chunks = readFileChunks(handle, totalBytes === undefined ? null : 0);
@@ -96,6 +102,20 @@ export async function* readTraceInputs(
       } finally {
         await handle.close();
       }
+      noteFileWithoutTraces(stats, file.path, before);
     }
   }
+  if (own) yield* releaseHeld(builder);
+}
+
+/** A builder that holds event-log records for their span twins (crossSourceFilter); release them at the end. */
+export function createHoldingBuilder(stats: ReadStats): TraceRecordBuilder {
+  return createTraceRecordBuilder(stats, DEDUPE_GENERATION, { holdEventRecords: DEFAULT_HELD_EVENT_RECORDS });
+}
+
+/** The records `builder` still holds, in the order they arrived. */
+export function releaseHeld(builder: TraceRecordBuilder): TraceRecord[] {
+  const out: TraceRecord[] = [];
+  builder.releaseHeld?.(out);
+  return out;
 }

@@ -18,6 +18,12 @@ export interface ReadProblem {
   readonly reason: string;
 }
 
+/** A file that was read but held no trace span and no agentfootprint event: skipped, and named. */
+export interface FileWithoutTraces {
+  readonly file: string;
+  readonly reason: string;
+}
+
 /** What a read saw, for the `input` block of every report. */
 export interface ReadStats {
   files: number;
@@ -33,8 +39,19 @@ export interface ReadStats {
   otherEvents: number;
   /** `turn_routed` events seen before (same run, stage and time): counted once. */
   duplicateEvents: number;
+  /**
+   * Decisions read both ways, as a span of routescopeObservability and from the event log (same conversation,
+   * time and decision: crossSourceKey): counted once, the span kept when it can be.
+   */
+  duplicateAcrossSources: number;
+  /** Turn routes read both ways, likewise. */
+  duplicateTurnsAcrossSources: number;
   /** Problems, in input order; capped (see `problemsDropped`). */
   problems: ReadProblem[];
   /** Problems counted beyond the cap kept in `problems`. */
   problemsDropped: number;
+  /** Files read that held no span and no event (empty, or metrics or logs), in input order; capped. */
+  filesWithoutTraces: FileWithoutTraces[];
+  /** Such files counted beyond the cap kept in `filesWithoutTraces`. */
+  filesWithoutTracesDropped: number;
 }

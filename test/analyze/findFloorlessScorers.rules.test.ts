@@ -60,6 +60,7 @@ describe('floorless: config and report', () => {
         nonFiniteTop: 0,
         suggestedFloor: { percent: 50, floor: 0.3, wouldBeUnmatched: 1, share: 0.5, exact: true },
         exampleTraceIds: [recs[0]!.traceId, recs[1]!.traceId],
+        syntheticTraceIds: [],
       },
     ]);
     expect(r.droppedDecisions).toBe(0);

@@ -53,6 +53,7 @@ describe('the report counts', () => {
         conversations: 1,
         conversationsCapped: false,
         exampleTraceIds: [tid('x')],
+        syntheticTraceIds: [],
       },
     ]);
     expect(r.by).toStrictEqual(['router', 'scorer']);

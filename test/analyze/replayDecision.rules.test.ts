@@ -173,6 +173,22 @@ describe('the differences between a record and its replay', () => {
     ]);
   });
 
+  it('a record that knows only the effective floor is judged with it, and agrees with itself', () => {
+    const judged = decision({ scores: [s('a', 2), s('b', 0.4), s('c', 0.1)], policy: { floor: 0.5 } });
+    const effective = {
+      ...judged,
+      policy: { nearTieMargin: judged.policy.nearTieMargin, menuSize: judged.policy.menuSize },
+      floorSource: 'effective' as const,
+    };
+    const r = replayed(replayDecision(effective));
+    expect(r.differences).toStrictEqual([]);
+    expect(r.effectiveFloor).toBe(0.5);
+    expect(r.aliveCount).toBe(1);
+    expect(replayedFloor(effective)).toBe(0.5);
+    expect(replayedFloor(effective, { floor: null })).toBeUndefined();
+    expect(replayedFloor(effective, { floor: 0 })).toBe(0);
+  });
+
   it('the recorded floor is checked only when replaying under the recorded thresholds', () => {
     const wrong = { ...base(), floorDeclared: true };
     for (const t of [{ nearTieMargin: 0.2 }, { menuSize: 4 }, { floor: 0 }]) {

@@ -63,8 +63,12 @@ const input: Shape = {
   events: num,
   otherEvents: num,
   duplicateEvents: num,
+  duplicateAcrossSources: num,
+  duplicateTurnsAcrossSources: num,
   records: { decisions: num, turns: num, misroutes: num },
   problems: num,
+  filesWithoutTraces: num,
+  skippedFiles: arrayOf({ file: str, reason: str }),
   skipped: arrayOf({ file: str, line: num, kind: str, reason: str }),
 };
 const gates: Shape = arrayOf({ gate: str, failed: bool, actual: num, reason: str });
@@ -81,6 +85,7 @@ const hotspot: Shape = {
   conversations: num,
   conversationsCapped: bool,
   exampleTraceIds: arrayOf(str),
+  syntheticTraceIds: arrayOf(str),
 };
 const distribution: Shape = {
   count: num,
@@ -104,6 +109,7 @@ const floorlessGroup: Shape = {
   nonFiniteTop: num,
   suggestedFloor: oneOf({ percent: num, floor: num, wouldBeUnmatched: num, share: num, exact: bool }, 'null'),
   exampleTraceIds: arrayOf(str),
+  syntheticTraceIds: arrayOf(str),
 };
 
 const s = (id: string, score: number) => ({ id, score });
@@ -227,6 +233,7 @@ describe('--format json, schemaVersion 1', () => {
       target: str,
       matchedBy: arrayOf(str),
       traceIds: arrayOf(str),
+      syntheticTraceIds: arrayOf(str),
       conversationIds: arrayOf(str),
       decisions: num,
       links: {},

@@ -7,7 +7,15 @@
  * from scenarios.json) and as a JSON log holds them (nulls). The same events read directly as an event log
  * must give the same report.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
@@ -16,13 +24,15 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ATTR_AGENTFOOTPRINT_RUN_ID } from '../../src/instrument/runSpanIndex.js';
 import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
 import { createDecideTier2 } from '../../src/policy/routingPolicy.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import type { DecisionRecord } from '../../src/record/types.js';
-import { cliJson } from '../cli/runCliHarness.js';
+import { cli, cliJson } from '../cli/runCliHarness.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
 const EVENT_LINES = readFileSync(new URL('turn_routed.jsonl', FIXTURES), 'utf8')
@@ -201,6 +211,256 @@ describe.each(['inProcess', 'jsonNulls'] as const)(
   },
 );
 
+describe('the floor an event reports is the effective floor, and is presented as that', () => {
+  const SESSIONS = [
+    ...new Set(EVENT_LINES.map((l) => (JSON.parse(l) as { meta: { sessionId?: string } }).meta.sessionId)),
+  ].filter((id): id is string => id !== undefined);
+
+  it.each(['eventLog', 'jsonNulls'] as const)(
+    '%s: explain names each floor the effective one, never a policy override, in every format',
+    async (form) => {
+      expect(SESSIONS.length).toBeGreaterThan(5);
+      let floored = 0;
+      for (const session of SESSIONS) {
+        const { json } = await cliJson(['explain', session, files[form]]);
+        for (const entry of json.entries as Record<string, unknown>[]) {
+          if (entry.kind !== 'decision') continue;
+          const policy = entry.policy as { floor?: number };
+          expect(policy.floor, session).toBeUndefined();
+          if (entry.effectiveFloor === undefined) expect(entry.floorSource).toBeNull();
+          else {
+            floored++;
+            expect(entry.floorSource, session).toBe('effective');
+          }
+        }
+        for (const format of ['text', 'markdown', 'html']) {
+          const run = await cli(['explain', session, files[form], '--format', format]);
+          expect(run.stdout, `${session} ${format}`).not.toMatch(/policy override/i);
+          expect(run.stdout).not.toMatch(/\(scorer\)/);
+        }
+      }
+      // 29 of the 34 scored events carry a floor (the other 5 judged with none).
+      expect(floored).toBe(29);
+      const text = (await cli(['explain', SESSIONS[0]!, files[form]])).stdout;
+      expect(text).toMatch(
+        /floor +0 \(effective floor: the policy's or the scorer's, the turn_routed event does not say which\)/,
+      );
+    },
+  );
+
+  it.each(['eventLog', 'jsonNulls'] as const)('%s: analyze counts the floors as effective', async (form) => {
+    const { json } = await cliJson(['analyze', files[form]]);
+    expect(json.floorSources).toStrictEqual({ policy: 0, scorer: 0, effective: 29, none: 5 });
+    const text = (await cli(['analyze', files[form]])).stdout;
+    expect(text).toMatch(/floors +policy's 0 · scorer's 0 · effective 29 · none 5 \(effective floor:/);
+    expect(text).not.toMatch(/policy override/i);
+  });
+});
+
+/**
+ * The framework-otel capture: the framework's own spans of 8 turns and those turns' events. Routescope's spans
+ * of the same turns are written the way a user's setup writes them: the strategy's span processor on the
+ * framework's provider, so each routing span is a child of the framework's real turn span (the captured trace
+ * and span ids, given back by an id generator), exported over OTLP/HTTP like the rest.
+ */
+interface CapturedSpan {
+  traceId: string;
+  spanId: string;
+  name: string;
+  startTimeUnixNano: string;
+  attributes: { key: string; value: { stringValue?: string; intValue?: number } }[];
+}
+const FRAMEWORK_SPANS = 'framework-otel-otlp.json';
+const FRAMEWORK_EVENTS = 'framework-otel-turn_routed.jsonl';
+const frameworkRoots = (): CapturedSpan[] =>
+  (
+    JSON.parse(readFileSync(new URL(FRAMEWORK_SPANS, FIXTURES), 'utf8')) as {
+      resourceSpans: { scopeSpans: { spans: CapturedSpan[] }[] }[];
+    }
+  ).resourceSpans
+    .flatMap((r) => r.scopeSpans.flatMap((sc) => sc.spans))
+    .filter((sp) => sp.attributes.some((at) => at.key === ATTR_AGENTFOOTPRINT_RUN_ID))
+    .sort((x, y) => (BigInt(x.startTimeUnixNano) < BigInt(y.startTimeUnixNano) ? -1 : 1));
+
+async function exportJoinedToFramework(file: string): Promise<void> {
+  const server = await startReceiver(file);
+  const { port } = server.address() as AddressInfo;
+  const exporting = new BasicTracerProvider({
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `http://127.0.0.1:${port}/v1/traces` })),
+    ],
+  });
+  const strategy = routescopeObservability({ tracerProvider: exporting });
+  let root: CapturedSpan | undefined;
+  let child = 0;
+  const framework = new BasicTracerProvider({
+    spanProcessors: [strategy.spanProcessor],
+    idGenerator: {
+      generateTraceId: () => root!.traceId,
+      generateSpanId: () => root?.spanId ?? (++child).toString(16).padStart(16, '0'),
+    },
+  }).getTracer('agentfootprint');
+  const events = readFileSync(new URL(FRAMEWORK_EVENTS, FIXTURES), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { meta: { runId: string } });
+  for (const captured of frameworkRoots()) {
+    root = captured;
+    const runId = captured.attributes.find((at) => at.key === ATTR_AGENTFOOTPRINT_RUN_ID)!.value.stringValue!;
+    const span = framework.startSpan(
+      captured.name,
+      { attributes: { [ATTR_AGENTFOOTPRINT_RUN_ID]: runId } },
+      ROOT_CONTEXT,
+    );
+    root = undefined;
+    for (const e of events.filter((ev) => ev.meta.runId === runId)) strategy.exportEvent(e);
+    span.end();
+  }
+  await strategy.flush();
+  strategy.stop();
+  await exporting.shutdown();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+describe('the same turns as spans and as an event log, in one folder (framework-otel capture)', () => {
+  // Named so that one folder reads the event log first, the other the routescope spans first.
+  const folders = { eventsFirst: '', spansFirst: '' };
+  const realTraceIds = new Set(frameworkRoots().map((r) => r.traceId));
+
+  beforeAll(async () => {
+    const spans = join(dir, 'routescope-spans.jsonl');
+    await exportJoinedToFramework(spans);
+    for (const [name, order] of [
+      ['eventsFirst', ['1-framework.json', '2-events.jsonl', '3-routescope.jsonl']],
+      ['spansFirst', ['1-framework.json', '2-routescope.jsonl', '3-events.jsonl']],
+    ] as const) {
+      const folder = join(dir, name);
+      mkdirSync(folder);
+      copyFileSync(new URL(FRAMEWORK_SPANS, FIXTURES), join(folder, order[0]));
+      const [events, routescope] = order[1].endsWith('events.jsonl')
+        ? [order[1], order[2]]
+        : [order[2], order[1]];
+      copyFileSync(new URL(FRAMEWORK_EVENTS, FIXTURES), join(folder, events));
+      copyFileSync(spans, join(folder, routescope));
+      folders[name] = folder;
+    }
+  });
+
+  it.each([
+    ['eventsFirst', '1'],
+    ['spansFirst', '1'],
+    ['eventsFirst', '2'],
+    ['spansFirst', '2'],
+  ] as const)(
+    '%s, --jobs %s: each turn counted once, the twins counted and reported',
+    async (order, jobs) => {
+      const { code, json } = await cliJson([
+        'analyze',
+        folders[order],
+        '--jobs',
+        jobs,
+        '--jobs-min-mib',
+        '0',
+      ]);
+      expect(code).toBe(0);
+      expect(json.decisions).toBe(7);
+      expect(json.turns).toBe(8);
+      const input = json.input as Record<string, number>;
+      expect(input).toMatchObject({
+        routingSpans: 7,
+        turnSpans: 8,
+        events: 8,
+        nonRoutingSpans: 24,
+        duplicates: 0,
+        duplicateEvents: 0,
+        duplicateAcrossSources: 7,
+        duplicateTurnsAcrossSources: 8,
+        problems: 0,
+      });
+      expect(input.records).toStrictEqual({ decisions: 7, turns: 8, misroutes: 0 });
+      const text = (await cli(['analyze', folders[order], '--jobs', jobs, '--jobs-min-mib', '0'])).stdout;
+      expect(text).toMatch(
+        /both ways +7 decisions and 8 turn routes read both as spans and as turn_routed events, each counted once/,
+      );
+    },
+  );
+
+  it.each(['eventsFirst', 'spansFirst'] as const)(
+    "%s: the records kept are the spans, in the framework's real traces",
+    async (order) => {
+      for (const session of ['sess-O1', 'sess-O2', 'sess-O3']) {
+        const { json } = await cliJson(['explain', session, folders[order]]);
+        const ids = json.traceIds as string[];
+        expect(ids.length, session).toBeGreaterThan(0);
+        for (const id of ids) expect(realTraceIds.has(id), `${session}: ${id}`).toBe(true);
+        for (const e of json.entries as { source: { file: string } }[])
+          expect(e.source.file, session).toMatch(/routescope\.jsonl$/);
+      }
+    },
+  );
+
+  it('either order, the same report', async () => {
+    const [a, b] = [
+      await cliJson(['analyze', folders.eventsFirst]),
+      await cliJson(['analyze', folders.spansFirst]),
+    ];
+    const strip = (json: Record<string, unknown>): unknown => ({ ...json, input: undefined });
+    expect(strip(a.json)).toStrictEqual(strip(b.json));
+  });
+});
+
+describe("an event log's made-up trace ids are marked in every format, and never linked", () => {
+  it('hotspots: JSON lists them as synthetic, text, Markdown and HTML mark them; the spans mark nothing', async () => {
+    const { json } = await cliJson(['hotspots', files.eventLog]);
+    const hotspots = json.hotspots as { exampleTraceIds: string[]; syntheticTraceIds: string[] }[];
+    expect(hotspots.length).toBeGreaterThan(0);
+    for (const h of hotspots) expect(h.syntheticTraceIds).toStrictEqual(h.exampleTraceIds);
+    for (const format of ['text', 'markdown', 'html']) {
+      const run = await cli(['hotspots', files.eventLog, '--format', format]);
+      expect(run.stdout, format).toContain(`${hotspots[0]!.exampleTraceIds[0]!}`);
+      expect(run.stdout, format).toContain('(synthetic)');
+      expect(run.stdout, format).toContain('no trace store holds it');
+      expect((await cli(['hotspots', files.jsonNulls, '--format', format])).stdout).not.toContain(
+        'synthetic',
+      );
+    }
+    const viaSpans = (await cliJson(['hotspots', files.jsonNulls])).json.hotspots as typeof hotspots;
+    for (const h of viaSpans) expect(h.syntheticTraceIds).toStrictEqual([]);
+  });
+
+  it('explain: every record and trace id marked, in every format, and no trace-store link made for one', async () => {
+    const session = 'sess-C01';
+    const links = ['--jaeger-url', 'http://jaeger.invalid', '--grafana-url', 'http://grafana.invalid'];
+    const { json } = await cliJson(['explain', session, files.eventLog, ...links]);
+    const traceIds = json.traceIds as string[];
+    expect(traceIds.length).toBeGreaterThan(0);
+    expect(json.syntheticTraceIds).toStrictEqual(traceIds);
+    expect(json.links).toStrictEqual({});
+    for (const e of json.entries as { syntheticTraceId?: boolean }[]) expect(e.syntheticTraceId).toBe(true);
+    for (const format of ['text', 'markdown', 'html']) {
+      const { stdout } = await cli(['explain', session, files.eventLog, ...links, '--format', format]);
+      expect(stdout, format).toContain(`${traceIds[0]!}`);
+      expect(stdout, format).toContain('(synthetic)');
+      expect(stdout, format).toMatch(/synthetic \(marked so\): made up for event-log records/);
+      expect(stdout, format).not.toContain('jaeger.invalid');
+      expect(stdout, format).not.toContain('grafana.invalid');
+    }
+    // The spans' own trace ids are linked as before.
+    const viaSpans = await cliJson(['explain', session, files.jsonNulls, ...links]);
+    expect(viaSpans.json.syntheticTraceIds).toStrictEqual([]);
+    expect(Object.keys(viaSpans.json.links as object).length).toBeGreaterThan(0);
+  });
+
+  it('replay: the flipped decisions of an event log are marked', async () => {
+    const { json } = await cliJson(['replay', files.eventLog, '--floor', '0.5', '--list']);
+    const flipped = json.list as { traceId: string; syntheticTraceId?: boolean }[];
+    expect(flipped.length).toBeGreaterThan(0);
+    for (const f of flipped) expect(f.syntheticTraceId).toBe(true);
+    const { stdout } = await cli(['replay', files.eventLog, '--floor', '0.5', '--list']);
+    expect(stdout).toContain(`${flipped[0]!.traceId} (synthetic)`);
+  });
+});
+
 describe('the same events as an event log, read directly', () => {
   /**
    * A report with where-it-came-from taken out: files, lines, trace and span ids differ by path, and so does the
@@ -209,7 +469,10 @@ describe('the same events as an event log, read directly', () => {
   const comparable = (json: Record<string, unknown>): unknown =>
     JSON.parse(
       JSON.stringify(json, (key, value: unknown) => {
-        if (['input', 'traceId', 'spanId', 'exampleTraceIds', 'file', 'line', 'at', 'files'].includes(key)) {
+        const where = ['input', 'traceId', 'spanId', 'exampleTraceIds', 'file', 'line', 'at', 'files'];
+        // An event log's trace ids are synthesized, and say so; the spans' are their own.
+        const synthetic = ['syntheticTraceId', 'syntheticTraceIds', 'syntheticId'];
+        if ([...where, ...synthetic].includes(key)) {
           return undefined;
         }
         if (key === 'service') return 'the service';

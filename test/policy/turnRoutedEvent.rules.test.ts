@@ -4,6 +4,7 @@
  * of difference between the two. The real capture is turnRoutedEvent.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { floorSourceOf } from '../../src/policy/floorSource.js';
 import { decideTier2, pairwiseGap } from '../../src/policy/routingPolicy.js';
 import {
   DEFAULT_CATEGORICAL_SCORERS,
@@ -289,6 +290,19 @@ describe('the decision', () => {
       menuSize: 3,
     });
     expect(read(ev(tier2({ policy: { ...POLICY, floor: null } }))).decision!.policy.floor).toBeNaN();
+  });
+
+  it("the event's floor is the effective floor: the policy carries it marked so, and judges with it", () => {
+    const d = read(ev(tier2({ policy: { ...POLICY, floor: 0.5 } }))).decision!;
+    expect(d.policy).toStrictEqual({
+      nearTieMargin: 0.15,
+      menuSize: 3,
+      floor: 0.5,
+      floorSource: 'effective',
+    });
+    expect(floorSourceOf(d.policy, d.scorerTraits)).toBe('effective');
+    // 0.2 is at/below the 0.5 floor: only a is alive, so there is no runner-up.
+    expect(d.rebuilt.runnerUp).toBeUndefined();
   });
 
   it('the decision: the call as made (incumbent = from), the behaviour, the rebuilt verdict of those numbers', () => {

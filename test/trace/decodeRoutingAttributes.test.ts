@@ -7,6 +7,9 @@
  * names the key. The encoder's own output is round-tripped in test/instrument/encodeRoutingAttributes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { encodeRoutingAttributes } from '../../src/instrument/encodeRoutingAttributes.js';
+import { withEffectiveFloor } from '../../src/policy/floorSource.js';
+import { decideTier2 } from '../../src/policy/routingPolicy.js';
 import * as K from '../../src/semconv/semconv.js';
 import {
   decodeRoutingAttributes,
@@ -485,6 +488,86 @@ describe('decodeRoutingAttributes', () => {
     expect('effectiveFloor' in none).toBe(false);
     expect(none.floorDeclared).toBe(false);
     expect(none.scorerTraits).toStrictEqual({ categorical: false });
+  });
+
+  it('floor_source = effective: the floor is the effective one only, in no policy and no scorer', () => {
+    const v = ok(
+      decodeRoutingAttributes(
+        withAttrs({
+          [K.ATTR_ROUTING_SCORER_FLOOR]: undefined,
+          [K.ATTR_ROUTING_EFFECTIVE_FLOOR]: 0.3,
+          [K.ATTR_ROUTING_FLOOR_SOURCE]: 'effective',
+        }),
+      ),
+    );
+    expect(v.policy).toStrictEqual({ nearTieMargin: 0.15, menuSize: 3 });
+    expect(v.scorerTraits).toStrictEqual({ categorical: false });
+    expect(v.effectiveFloor).toBe(0.3);
+    expect(v.floorSource).toBe('effective');
+  });
+
+  it("an older turn_routed span's policy.floor was the event's effective floor: read as that", () => {
+    const v = ok(
+      decodeRoutingAttributes(
+        withAttrs({
+          [K.ATTR_ROUTING_SOURCE]: 'turn_routed',
+          [K.ATTR_ROUTING_SCORER_FLOOR]: undefined,
+          [K.ATTR_ROUTING_POLICY_FLOOR]: 0,
+          [K.ATTR_ROUTING_EFFECTIVE_FLOOR]: 0,
+        }),
+      ),
+    );
+    expect(v.policy).toStrictEqual({ nearTieMargin: 0.15, menuSize: 3 });
+    expect(v.effectiveFloor).toBe(0);
+    expect(v.floorSource).toBe('effective');
+  });
+
+  it("a wrapper span's policy.floor is the policy's, as before: no floor source on the record", () => {
+    const v = ok(
+      decodeRoutingAttributes(
+        withAttrs({
+          [K.ATTR_ROUTING_SOURCE]: 'wrapper',
+          [K.ATTR_ROUTING_POLICY_FLOOR]: 0.4,
+          [K.ATTR_ROUTING_EFFECTIVE_FLOOR]: 0.4,
+        }),
+      ),
+    );
+    expect(v.policy).toStrictEqual({ nearTieMargin: 0.15, menuSize: 3, floor: 0.4 });
+    expect(v.scorerTraits).toStrictEqual({ floor: 0, categorical: false });
+    expect('floorSource' in v).toBe(false);
+  });
+
+  it('a floor_source this routescope does not write: the floors are read as the span states them', () => {
+    const v = ok(
+      decodeRoutingAttributes(
+        withAttrs({
+          [K.ATTR_ROUTING_SOURCE]: 'turn_routed',
+          [K.ATTR_ROUTING_POLICY_FLOOR]: 0.4,
+          [K.ATTR_ROUTING_FLOOR_SOURCE]: 'astrology',
+        }),
+      ),
+    );
+    expect(v.policy.floor).toBe(0.4);
+    expect('floorSource' in v).toBe(false);
+  });
+
+  it('the encoder writes an effective floor as one, and it decodes to the same record the event log gives', () => {
+    const policy = withEffectiveFloor(0.15, 3, 0);
+    const scores = [
+      { id: 'a', score: 0.9 },
+      { id: 'b', score: 0 },
+    ];
+    const verdict = decideTier2(scores, undefined, policy);
+    const attrs = encodeRoutingAttributes({ scores, incumbentId: undefined, policy }, verdict, 20);
+    expect(attrs[K.ATTR_ROUTING_FLOOR_SOURCE]).toBe('effective');
+    expect(attrs[K.ATTR_ROUTING_EFFECTIVE_FLOOR]).toBe(0);
+    expect(K.ATTR_ROUTING_POLICY_FLOOR in attrs).toBe(false);
+    expect(K.ATTR_ROUTING_SCORER_FLOOR in attrs).toBe(false);
+    const v = ok(decodeRoutingAttributes(new Map(Object.entries(attrs) as [string, AttributeValue][])));
+    expect(v.policy).toStrictEqual({ nearTieMargin: 0.15, menuSize: 3 });
+    expect(v.effectiveFloor).toBe(0);
+    expect(v.floorSource).toBe('effective');
+    expect(v.aliveCount).toBe(1);
   });
 
   it('`__proto__` and `constructor` keys and ids are plain data', () => {

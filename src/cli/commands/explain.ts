@@ -80,6 +80,8 @@ export const explainCommand: CliCommand = {
     const links: Record<string, TraceLinks> = {};
     if (jaegerUrl !== undefined || grafanaUrl !== undefined) {
       for (const traceId of report.traceIds) {
+        // A synthesized id (an event-log record's) is in no trace store: no link is made for it.
+        if (report.syntheticTraceIds.includes(traceId)) continue;
         const times = report.entries
           .filter((e) => e.record.traceId === traceId)
           .map((e) => e.record.timeUnixMs);

@@ -6,9 +6,10 @@
  * ran the decision record, exactly as routescopeObservability would have recorded them: the decision is what
  * the event says happened (policy/turnRoutedEvent), the conversation is `meta.sessionId`, the time
  * `meta.wallClockMs`, and the ids are synthesized from the event's identity (trace id `meta.traceId` when it
- * is one, else derived from `meta.runId`), so the same event always gets the same ids and `explain` can name
- * them. Witness text is user text and is not kept (the strategy's default). Other event types are counted and
- * skipped. Reached only for a JSON line that is not a trace export, so OTLP lines never pay for it.
+ * is one, else derived from `meta.runId`, and then marked `syntheticTraceId`), so the same event always gets
+ * the same ids and `explain` can name them. Witness text is user text and is not kept (the strategy's
+ * default). Other event types are counted and skipped. Reached only for a JSON line that is not a trace
+ * export, so OTLP lines never pay for it.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -19,8 +20,10 @@ import {
   type TurnRoutedDecision,
   type TurnRoutedReading,
 } from '../../policy/turnRoutedEvent.js';
+import { carriesEffectiveFloor } from '../../policy/floorSource.js';
 import type { PolicySemantics } from '../../policy/types.js';
 import type { SpanOutcome, TraceRecordBuilder } from '../buildTraceRecords.js';
+import { crossSourceKeyOf } from '../crossSourceKey.js';
 import { asObject } from './narrowJson.js';
 import { quoteForProblem } from '../normalizeSpanFields.js';
 import type {
@@ -125,10 +128,13 @@ export function readTurnRoutedLine(
   const problems: string[] = reading.problems.slice();
   const identity = eventIdentity(event);
   const traceId = synthesizedTraceId(reading, identity);
+  // Made up unless the caller passed one: marked, so no report sends anyone to a trace store for it.
+  const synthetic = traceId !== callersTraceId(reading);
   const time = reading.meta.wallClockMs;
   if (time === undefined) problems.push('meta.wallClockMs is missing: the records have no time');
   const shared = {
     traceId,
+    ...(synthetic ? { syntheticTraceId: true as const } : {}),
     ...(reading.meta.sessionId === undefined ? {} : { conversationId: reading.meta.sessionId }),
     timeUnixMs: time ?? NaN,
     error: false,
@@ -145,6 +151,8 @@ export function readTurnRoutedLine(
   return {
     kind: 'event',
     key: `e${hashHex('key', identity, 32)}`,
+    // The same turn's spans, when they are read too, carry the same keys: one of the two is counted.
+    crossKeys: records.map(crossSourceKeyOf),
     problems:
       problems.length === 0
         ? []
@@ -176,10 +184,18 @@ function eventIdentity(event: { payload?: unknown; meta?: unknown }): string {
   return runId === undefined ? JSON.stringify([fields, event.payload ?? null]) : JSON.stringify(fields);
 }
 
+/** `meta.traceId`, lower-cased, when the caller passed a real one (32 hex digits, not all zeros). */
+function callersTraceId(reading: TurnRoutedReading): string | undefined {
+  const given = reading.meta.traceId;
+  return given !== undefined && TRACE_ID.test(given) && given !== ZERO_TRACE_ID
+    ? given.toLowerCase()
+    : undefined;
+}
+
 /** `meta.traceId` when the caller passed a real one; else derived from the run (one trace per routed run). */
 function synthesizedTraceId(reading: TurnRoutedReading, identity: string): string {
-  const given = reading.meta.traceId;
-  if (given !== undefined && TRACE_ID.test(given) && given !== ZERO_TRACE_ID) return given.toLowerCase();
+  const given = callersTraceId(reading);
+  if (given !== undefined) return given;
   const runId = reading.meta.runId;
   return hashHex('trace', runId === undefined ? identity : `run\n${runId}`, 32);
 }
@@ -212,6 +228,12 @@ function toDecisionRecord(
 ): DecisionRecord {
   const v = decision.happened;
   const floor = decision.policy.floor ?? decision.scorerTraits.floor;
+  // The event's floor is the effective one (the policy's or the scorer's, it does not say): recorded as that,
+  // as the strategy's span records it, and kept out of the policy.
+  const onlyEffective = carriesEffectiveFloor(decision.policy);
+  const policy = onlyEffective
+    ? { nearTieMargin: decision.policy.nearTieMargin, menuSize: decision.policy.menuSize }
+    : decision.policy;
   let alive = 0;
   for (const c of v.ranked) if (Number.isFinite(c.score) && (floor === undefined || c.score > floor)) alive++;
   const incumbentId = decision.incumbentId;
@@ -232,9 +254,10 @@ function toDecisionRecord(
     ...(incumbentId === undefined
       ? {}
       : { incumbent: { id: incumbentId, scored: decision.scores.some((s) => s.id === incumbentId) } }),
-    policy: decision.policy,
+    policy,
     scorerTraits: decision.scorerTraits,
     ...(floor === undefined ? {} : { effectiveFloor: floor }),
+    ...(onlyEffective ? { floorSource: 'effective' as const } : {}),
     floorDeclared: floor !== undefined,
     semantics: decision.semantics,
     recordedBy: 'turn_routed',

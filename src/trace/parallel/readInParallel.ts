@@ -16,15 +16,16 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createTraceRecordBuilder, type SpanOutcome } from '../buildTraceRecords.js';
+import type { SpanOutcome } from '../buildTraceRecords.js';
 import { InputError } from '../inputError.js';
 import { listInputFiles } from '../listInputFiles.js';
 import { reportProblem } from '../readStats.js';
+import { markBeforeFile, noteFileWithoutTraces, type FileReadMark } from '../filesWithoutTraces.js';
 import { isPlainJsonLines } from '../formats/sniffFormat.js';
 import { MAX_LINE_BYTES } from '../formats/readLimits.js';
 import { openInputFile } from '../openInputFile.js';
 import { readInputUnit, readScannedLine, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
-import { readTraceInputs, type ReadOptions } from '../readTraceInputs.js';
+import { createHoldingBuilder, readTraceInputs, releaseHeld, type ReadOptions } from '../readTraceInputs.js';
 import type { ReadProblem, ReadStats } from '../types.js';
 import type { RecordSource, TraceRecord } from '../../record/types.js';
 
@@ -259,7 +260,8 @@ export async function* readInParallel(
     return;
   }
   const runner = options.runner ?? createWorkerRunner(options.jobs);
-  const builder = options.builder ?? createTraceRecordBuilder(stats);
+  const own = options.builder === undefined;
+  const builder = options.builder ?? createHoldingBuilder(stats);
   const applyOutcome = builder.applySpanOutcome!;
   const pending: Array<Promise<ReadUnitResult>> = [];
   let launched = 0;
@@ -277,14 +279,22 @@ export async function* readInParallel(
   };
   let lineOffset = 0;
   let lastFile: string | undefined;
+  // The counters before the current file's first unit, to name it when its units held nothing; undefined for
+  // a unit that only reports a folder entry it skipped.
+  let fileMark: FileReadMark | undefined;
+  const endFile = (): void => {
+    if (lastFile !== undefined && fileMark !== undefined) noteFileWithoutTraces(stats, lastFile, fileMark);
+  };
   const out: TraceRecord[] = [];
   try {
     for (const unit of units) {
       launch();
       const result = await pending.shift()!;
       if (unit.file !== lastFile) {
+        endFile();
         lastFile = unit.file;
         lineOffset = 0;
+        fileMark = unit.skip === undefined ? markBeforeFile(stats) : undefined;
         if (unit.split) stats.files++;
       }
       const r = result.stats;
@@ -336,6 +346,9 @@ export async function* readInParallel(
         });
       }
     }
+    endFile();
+    // Every unit has met the one builder: the event records it held for a span twin go out now.
+    if (own) yield* releaseHeld(builder);
   } finally {
     await runner.close();
   }

@@ -69,6 +69,7 @@ describe('the records of one event', () => {
     expect(o.problems).toStrictEqual([]);
     const shared = {
       traceId: HEX32,
+      syntheticTraceId: true,
       conversationId: 'sess-1',
       timeUnixMs: 1000,
       error: false,
@@ -103,9 +104,11 @@ describe('the records of one event', () => {
       aliveCount: 2,
       runnerUp: { id: 'b', gap: pairwiseGap(0.9, 0.2) },
       incumbent: { id: 'b', scored: true },
-      policy: POLICY,
+      // The event's floor is the effective one: kept out of the policy, recorded as what it is.
+      policy: { nearTieMargin: 0.15, menuSize: 3 },
       scorerTraits: {},
       effectiveFloor: 0,
+      floorSource: 'effective',
       floorDeclared: true,
       semantics: 'agentfootprint-9.62',
       recordedBy: 'turn_routed',
@@ -123,6 +126,7 @@ describe('the records of one event', () => {
       {
         kind: 'turn',
         traceId: HEX32,
+        syntheticTraceId: true,
         timeUnixMs: NaN,
         error: false,
         misroutes: [],
@@ -240,6 +244,16 @@ describe('what makes two events one, and their trace', () => {
     for (const bad of ['0'.repeat(32), hex.slice(1), `x${hex}`, `${hex}0`]) {
       expect(traceOf(event({}, { ...META, traceId: bad })), bad).toBe(traceOf(event()));
     }
+  });
+
+  it("a caller's trace id is its own; one derived from the run is marked synthetic on every record", () => {
+    const records = (e: unknown): readonly TraceRecord[] => line(e).records;
+    const given = records(event({}, { ...META, traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }));
+    expect(given.length).toBeGreaterThan(0);
+    for (const r of given) expect('syntheticTraceId' in r).toBe(false);
+    const derived = records(event());
+    expect(derived.length).toBeGreaterThan(0);
+    for (const r of derived) expect(r.syntheticTraceId).toBe(true);
   });
 });
 

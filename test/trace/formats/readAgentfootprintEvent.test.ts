@@ -149,6 +149,7 @@ describe('the real 9.62 capture, read as an event log', () => {
         misroutes: _x,
         source: _src,
         scorer: _n,
+        syntheticTraceId: _synthetic,
         ...own
       } = d;
       expect(own).toEqual(decoded.value);
