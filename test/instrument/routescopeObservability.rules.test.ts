@@ -3,7 +3,7 @@
  * rule each, on hand-built turn_routed events (the real capture is routescopeObservability.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { context, diag, DiagLogLevel, ProxyTracerProvider, trace } from '@opentelemetry/api';
+import { context, diag, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { MeterProvider, SpanContext, TracerProvider } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
@@ -23,6 +23,7 @@ import {
 import { METRIC_ROUTING_DECISIONS } from '../../src/semconv/metricNames.js';
 import { createMemoryMeter, shutdownMemoryMeters } from '../helpers/memoryMeter.js';
 import { createMemorySdk, type MemorySdk } from '../helpers/otelSdk.js';
+import { keepDiagLines, turnRoutedEvent } from '../helpers/turnRoutedEvents.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/agentfootprint/', import.meta.url);
 const CAPTURE = readFileSync(new URL('turn_routed.jsonl', FIXTURES), 'utf8')
@@ -30,37 +31,14 @@ const CAPTURE = readFileSync(new URL('turn_routed.jsonl', FIXTURES), 'utf8')
   .filter((l) => l.trim() !== '')
   .map((l) => JSON.parse(l) as unknown);
 
-/** A well-formed tier-2 turn_routed event; `payload` and `meta` override its fields. */
-function turnRouted(payload: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): unknown {
-  return {
-    type: 'agentfootprint.skill.turn_routed',
-    payload: {
-      by: 'intent',
-      to: 'billing',
-      scorer: 'keyword',
-      scores: [
-        { id: 'billing', score: 0.9, relevance: 0.6 },
-        { id: 'returns', score: 0.1, relevance: 0.25 },
-        { id: 'tech', score: 0, relevance: 0.15 },
-      ],
-      decisive: true,
-      policy: { nearTieMargin: 0.15, menuSize: 3, floor: 0 },
-      ...payload,
-    },
-    meta: { wallClockMs: 1796283797308, runId: 'run-1', sessionId: 'sess-1', ...meta },
-  };
-}
+const turnRouted = turnRoutedEvent;
 
 let sdk: MemorySdk;
 let warnings: string[];
 beforeEach(() => {
   sdk = createMemorySdk();
   warnings = [];
-  const keep = (...args: unknown[]): void => void warnings.push(args.map(String).join(' '));
-  diag.setLogger(
-    { error: keep, warn: keep, info: keep, debug: () => {}, verbose: () => {} },
-    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
-  );
+  keepDiagLines(warnings);
 });
 afterEach(async () => {
   diag.disable();

@@ -8,12 +8,13 @@
  * arrive. With a version routescope's copy cannot share globals with, no SDK is ever reachable: one warning and
  * `stats` say so.
  */
-import { diag, DiagLogLevel, trace, type DiagLogger } from '@opentelemetry/api';
+import { diag, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
 import { SDK_LOOKS_EVERY_TURN_UNTIL } from '../../src/instrument/tracerSource.js';
 import { SPAN_ROUTING_TIER2, SPAN_ROUTING_TURN } from '../../src/semconv/semconv.js';
 import { createMemorySdk, type MemorySdk } from '../helpers/otelSdk.js';
+import { keepDiagLines, turnRoutedEvent } from '../helpers/turnRoutedEvents.js';
 import {
   INSTALLED_API_VERSION,
   loadApiCopy,
@@ -24,32 +25,14 @@ import {
 } from './apiCopy.js';
 
 /** One routed turn as agentfootprint 9.62 reports it: a scorer ran and moved decisively. */
-const TURN_ROUTED = {
-  type: 'agentfootprint.skill.turn_routed',
-  payload: {
-    by: 'intent',
-    to: 'billing',
-    scorer: 'keyword',
-    scores: [
-      { id: 'billing', score: 0.9, relevance: 0.6 },
-      { id: 'returns', score: 0.1, relevance: 0.25 },
-    ],
-    decisive: true,
-    policy: { nearTieMargin: 0.15, menuSize: 3, floor: 0 },
-  },
-  meta: { runId: 'run-1', sessionId: 'sess-1', wallClockMs: Date.UTC(2026, 11, 3, 12) },
-};
+const TURN_ROUTED = turnRoutedEvent({}, { wallClockMs: Date.UTC(2026, 11, 3, 12) });
 
 let sdk: MemorySdk;
 let globals: { restore: () => void };
 let warnings: string[];
 
 /** A diag logger that keeps routescope's warnings, installed through the copy given. */
-function keepWarnings(api: { diag: typeof diag }): void {
-  const keep = (...args: unknown[]): void => void warnings.push(args.map(String).join(' '));
-  const logger: DiagLogger = { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} };
-  api.diag.setLogger(logger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
-}
+const keepWarnings = (api: { diag: typeof diag }): void => keepDiagLines(warnings, { api });
 const noSdkWarnings = (): string[] => warnings.filter((w) => w.includes('no routing span was recorded'));
 const routingSpans = (): string[] =>
   sdk

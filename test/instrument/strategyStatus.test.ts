@@ -7,7 +7,7 @@
  * all but `stream.token`), then the strategy's own `relevantEventTypes`; `composeObservability` passes every event
  * to its children unfiltered. A turn is the framework's sequence of event types (events/registry.ts).
  */
-import { diag, DiagLogLevel, trace } from '@opentelemetry/api';
+import { diag, trace } from '@opentelemetry/api';
 import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
@@ -15,6 +15,7 @@ import type { RoutescopeObservability } from '../../src/instrument/routescopeObs
 import { TURNS_BEFORE_NO_ROUTING_WARNING } from '../../src/instrument/strategyStatus.js';
 import { SPAN_ROUTING_TIER2, SPAN_ROUTING_TURN } from '../../src/semconv/semconv.js';
 import { createMemorySdk, type MemorySdk } from '../helpers/otelSdk.js';
+import { keepDiagLines, turnRoutedEvent } from '../helpers/turnRoutedEvents.js';
 
 type Tier = 'minimal' | 'standard' | 'composed';
 
@@ -42,21 +43,7 @@ function turnEvents(routed: boolean): { type: string; payload: unknown; meta: un
   const ev = (type: string, payload: unknown = {}) => ({ type: `agentfootprint.${type}`, payload, meta });
   return [
     ev('agent.turn_start'),
-    ...(routed
-      ? [
-          ev('skill.turn_routed', {
-            by: 'intent',
-            to: 'billing',
-            scorer: 'keyword',
-            scores: [
-              { id: 'billing', score: 0.9, relevance: 0.6 },
-              { id: 'returns', score: 0.1, relevance: 0.4 },
-            ],
-            decisive: true,
-            policy: { nearTieMargin: 0.15, menuSize: 3, floor: 0 },
-          }),
-        ]
-      : []),
+    ...(routed ? [turnRoutedEvent({}, meta)] : []),
     ev('skill.activated'),
     ev('context.injected'),
     ev('agent.iteration_start'),
@@ -78,11 +65,7 @@ let warnings: string[];
 beforeEach(() => {
   sdk = createMemorySdk();
   warnings = [];
-  const keep = (...args: unknown[]): void => void warnings.push(args.map(String).join(' '));
-  diag.setLogger(
-    { error: keep, warn: keep, info: () => {}, debug: () => {}, verbose: () => {} },
-    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
-  );
+  keepDiagLines(warnings);
 });
 afterEach(async () => {
   diag.disable();
