@@ -47,13 +47,7 @@ import { createRoutingMetrics, recordRoutingMetrics } from './routingMetrics.js'
 import type { RoutingMetrics } from './routingMetrics.js';
 import { createRunSpanIndex } from './runSpanIndex.js';
 import type { RunSpanIndex } from './runSpanIndex.js';
-import {
-  endQuietly,
-  instrumentationLogger,
-  logSwallowed,
-  safeExecute,
-  startRecordingSpan,
-} from './safeExecute.js';
+import { endQuietly, logSwallowed, safeExecute, startRecordingSpan, tell } from './safeExecute.js';
 import { createStrategyTally, STRATEGY_EVENT_TYPES } from './strategyStatus.js';
 import type { RoutescopeObservabilityStatus } from './strategyStatus.js';
 import { createTracerSource } from './tracerSource.js';
@@ -244,11 +238,11 @@ function recordEvent(
       ? readTurnRoutedEventForRecording(event, settings.read)
       : readTurnRoutedEvent(event, settings.read);
   if (reading.kind === 'invalid') {
-    warn(`a ${TURN_ROUTED_EVENT_TYPE} event was not recorded: ${reading.reason}`);
+    tell(`a ${TURN_ROUTED_EVENT_TYPE} event was not recorded: ${reading.reason}`);
     return undefined;
   }
   if (reading.problems.length > 0) {
-    warn(`a ${TURN_ROUTED_EVENT_TYPE} event was recorded in part: ${reading.problems.join('; ')}`);
+    tell(`a ${TURN_ROUTED_EVENT_TYPE} event was recorded in part: ${reading.problems.join('; ')}`);
   }
   const decision = reading.decision;
   const call: Tier2Call | undefined =
@@ -368,14 +362,6 @@ function conversationOf(reading: TurnRoutedReading, settings: Settings): Routing
 function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, name: string): void {
   const hook = settings.attributesHook;
   if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, reading, name));
-}
-
-function warn(message: string): void {
-  try {
-    instrumentationLogger.warn(message);
-  } catch {
-    // A broken diag logger leaves nowhere to report to.
-  }
 }
 
 /** `forceFlush()` on a provider that has one (an SDK's, or the global proxy's delegate); never rejects. */

@@ -25,6 +25,15 @@ export function safeExecute<R>(what: string, work: () => R): R | undefined {
   }
 }
 
+/** Tell the app something through diag (`warn` unless said); a logger that throws is ignored. */
+export function tell(message: string, level: 'warn' | 'info' = 'warn'): void {
+  try {
+    instrumentationLogger[level](message);
+  } catch {
+    // A broken diag logger leaves nowhere to report to.
+  }
+}
+
 /** Log an error the instrumentation swallowed; logging itself must not throw either. */
 export function logSwallowed(what: string, err: unknown): void {
   try {

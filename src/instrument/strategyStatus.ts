@@ -15,7 +15,7 @@
  * so an event routescope only counts costs a comparison or two; the reasons are worked out when asked.
  */
 import { TURN_ROUTED_EVENT_TYPE } from '../policy/turnRoutedEvent.js';
-import { instrumentationLogger } from './safeExecute.js';
+import { tell } from './safeExecute.js';
 import type { TracerSource } from './tracerSource.js';
 import type { NothingRecorded } from './types.js';
 
@@ -70,7 +70,7 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
   let turnsReceived = 0;
   let turnsEnded = 0;
   let spansRecorded = 0;
-  // Any event a `'minimal'` tier would have dropped: the tier lets everything through.
+  // An event the `'minimal'` tier would have dropped has arrived: the tier is not 'minimal'.
   let sawOtherKinds = false;
   let toldNoRouting = false;
 
@@ -93,7 +93,7 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
       else if (!sawOtherKinds && !passesMinimalTier(type)) sawOtherKinds = true;
       if (!toldNoRouting && turnsEnded >= TURNS_BEFORE_NO_ROUTING_WARNING) {
         toldNoRouting = true;
-        say((sawOtherKinds ? NO_ROUTING_CASCADE : MINIMAL_TIER).message);
+        tell((sawOtherKinds ? NO_ROUTING_CASCADE : MINIMAL_TIER).message);
       }
     },
     turnRouted() {
@@ -163,11 +163,3 @@ const NOT_SAMPLED: NothingRecorded = {
     'routed turns found the OpenTelemetry SDK, but its sampler recorded none of the routing spans (a ratio or ' +
     `parent-based sampler, or AlwaysOff): no routing span was recorded ${STATUS_HINT}`,
 };
-
-function say(message: string): void {
-  try {
-    instrumentationLogger.warn(message);
-  } catch {
-    // A broken diag logger leaves nowhere to report to.
-  }
-}

@@ -14,12 +14,7 @@
 import { trace } from '@opentelemetry/api';
 import type { Tracer, TracerProvider } from '@opentelemetry/api';
 import type { NothingRecorded } from './types.js';
-import {
-  INSTRUMENTATION_SCOPE_NAME,
-  instrumentationLogger,
-  logSwallowed,
-  safeExecute,
-} from './safeExecute.js';
+import { INSTRUMENTATION_SCOPE_NAME, logSwallowed, safeExecute, tell } from './safeExecute.js';
 
 /** Turns without an SDK that are each followed by a fresh look; past them, one turn in this many. */
 export const SDK_LOOKS_EVERY_TURN_UNTIL = 64;
@@ -82,16 +77,16 @@ export function createTracerSource(given: TracerProvider | undefined): TracerSou
       if (lookForSdk()) {
         sdkFound = true;
         if (turnsWithoutSdk > 0) {
-          say(
-            'info',
+          tell(
             `found the OpenTelemetry SDK after ${turnsWithoutSdk} routed turns it could not record`,
+            'info',
           );
         }
         return tracer;
       }
     }
     turnsWithoutSdk++;
-    if (turnsWithoutSdk === 1) say('warn', whyNoSdk().message);
+    if (turnsWithoutSdk === 1) tell(whyNoSdk().message);
     return undefined;
   };
   const whyNoSdk = (): NothingRecorded => {
@@ -176,11 +171,3 @@ const NO_SDK_ON_THE_GIVEN: NothingRecorded = {
     'a routed turn arrived and the tracerProvider given to routescopeObservability is the API proxy with no SDK ' +
     `behind it yet, so no routing span was recorded; pass the SDK's provider itself. ${STATS_HINT}`,
 };
-
-function say(level: 'warn' | 'info', message: string): void {
-  try {
-    instrumentationLogger[level](message);
-  } catch {
-    // A broken diag logger leaves nowhere to report to.
-  }
-}
