@@ -30,8 +30,11 @@ export function withStoreHeaders(y: Argv): Argv {
 
 // RFC 9110 §5.1: a field name is a token.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// RFC 9110 §5.5: a field value is visible characters, spaces, tabs and obs-text; no control characters.
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// RFC 9110 §5.5: a field value is visible characters, spaces, tabs and obs-text; no control characters, the C1
+// ones (U+0080–U+009F, which obs-text would let through as bytes) included.
+const FIELD_VALUE = /^[\t\x20-\x7e\xa0-\xff]*$/;
+// Spaces, tabs and line breaks at either end are not part of a value (docs/sources.md).
+const AROUND_VALUE = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // Framing and connection headers the HTTP client sets itself; sending them by hand breaks the request.
@@ -105,8 +108,9 @@ function parseHeaderOption(raw: string, where: string): HeaderOption {
       `${where}: ${name} is set by the HTTP client itself and cannot be sent with --header`,
     );
   }
-  // RFC 9110 §5.5: whitespace around a value is not part of it.
-  const value = raw.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+  // RFC 9110 §5.5: whitespace around a value is not part of it; nor is a line break at its end (a value pasted
+  // from a file often ends in one), as the docs say.
+  const value = raw.slice(colon + 1).replace(AROUND_VALUE, '');
   if (value === '') throw new UsageError(`${where} (${name}) has an empty value; write it as 'Name: value'`);
   if (!FIELD_VALUE.test(value)) {
     throw new UsageError(
@@ -139,7 +143,7 @@ function fillValue(option: HeaderOption, where: string, env: HeaderEnvironment):
     value += found;
   }
   // A variable may end in a line break (`$(cat token)` keeps none, a file read by hand may); trim as the value.
-  value = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  value = value.replace(AROUND_VALUE, '');
   if (value === '' || !FIELD_VALUE.test(value)) {
     throw new UsageError(
       `${where} (${option.name}): the value read from the environment ${value === '' ? 'is blank' : 'holds a character no HTTP header may carry (a control character such as a line break, or one beyond Latin-1)'} (the value is not shown)`,

@@ -54,6 +54,20 @@ describe('--header', () => {
     expect(sent(headers)).toEqual({ authorization: `Bearer ${SECRET}` });
   });
 
+  it('a line break at the end of a typed value is dropped, as the docs say; one inside it is refused', () => {
+    expect(sent(readStoreHeaders({ header: [`Authorization: Bearer ${SECRET}\n`] }, {}))).toEqual({
+      authorization: `Bearer ${SECRET}`,
+    });
+    expect(sent(readStoreHeaders({ header: [`X-Scope-OrgID: tenant-1\r\n`] }, {}))).toEqual({
+      'x-scope-orgid': 'tenant-1',
+    });
+    expect(refusal([`Authorization: Bearer\n${SECRET}`])).toContain('no HTTP header may carry');
+  });
+
+  it('Latin-1 letters past the C1 block are a value like any other', () => {
+    expect(sent(readStoreHeaders({ header: ['X-Team: caf\u00e9'] }, {}))).toEqual({ 'x-team': 'caf\u00e9' });
+  });
+
   it('$$ is a literal $, and a $ before anything but { or $ stays as it is', () => {
     expect(sent(readStoreHeaders({ header: 'X-Price: $$${A} $5' }, { A: 'x' }))).toEqual({
       'x-price': '$x $5',
@@ -95,7 +109,13 @@ describe('--header', () => {
   });
 
   it('a control character or a character beyond Latin-1 in the value is refused without showing it', () => {
-    for (const text of [`Authorization: ${SECRET}\u0000`, `Authorization: ${SECRET}\u20ac`]) {
+    for (const text of [
+      `Authorization: ${SECRET}\u0000`,
+      `Authorization: ${SECRET}\u20ac`,
+      `Authorization: ${SECRET}\u0085tail`, // NEL, a C1 control
+      `Authorization: ${SECRET}\u009b[31m`, // CSI, a C1 control
+      `Authorization: ${SECRET}\u007f`,
+    ]) {
       const message = refusal([text]);
       expect(message).toContain('no HTTP header may carry');
       expect(message).not.toContain(SECRET);

@@ -66,7 +66,10 @@ afterEach(async () => {
   stores = [];
 });
 
-async function tempo(override: (req: StandInRequest) => StandInReply | undefined = () => undefined) {
+async function tempo(
+  override: (req: StandInRequest) => StandInReply | undefined = () => undefined,
+  options: { maxHeaderSize?: number } = {},
+) {
   const store = await startStandIn((req) => {
     const custom = override(req);
     if (custom !== undefined) return custom;
@@ -78,7 +81,7 @@ async function tempo(override: (req: StandInRequest) => StandInReply | undefined
     return group === undefined
       ? { status: 404, body: 'trace not found' }
       : { body: { trace: otlpRequest(group) }, delayMs: 5 };
-  });
+  }, options);
   stores.push(store);
   return store;
 }
@@ -402,6 +405,26 @@ describe('stores behind credentials: --header', () => {
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
       expect(r.stdout + r.stderr).not.toContain('tenant-1');
     }
+  });
+});
+
+describe('a long credential (issue 31: a JWT with many claims)', () => {
+  it('a 40,000-character bearer token: the run exits 0, and not one character of it is printed, whatever the store echoes', async () => {
+    const jwt = `eyJ${'Zm9vYmFy'.repeat(5_000)}.c2ln`;
+    const echoing = await tempo(
+      (req) =>
+        req.path.startsWith('/api/v2/traces/') && req.path.endsWith([...traces.keys()][0]!)
+          ? { status: 403, body: `denied ${String(req.headers.authorization)}` }
+          : refuseWithoutHeaders({ authorization: `Bearer ${jwt}` }, req),
+      { maxHeaderSize: 256 * 1024 },
+    );
+    const r = await cli(
+      ['analyze', '--tempo', echoing.url, '--header', 'Authorization: Bearer ${JWT}', '--format', 'json'],
+      { env: { JWT: jwt } },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(jwt.slice(0, 40));
+    expect(r.stdout).toContain('denied [redacted]');
   });
 });
 

@@ -47,48 +47,55 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-/** Start a stand-in answering every request with `handle`. */
+/**
+ * Start a stand-in answering every request with `handle`. `maxHeaderSize` raises Node's 16 KiB limit on a
+ * request's headers, as a store behind a gateway that takes long tokens has it raised.
+ */
 export async function startStandIn(
   handle: (req: StandInRequest) => StandInReply | Promise<StandInReply>,
+  options: { maxHeaderSize?: number } = {},
 ): Promise<StandIn> {
   const requests: StandInRequest[] = [];
   let inFlight = 0;
   let peak = 0;
   const timers = new Set<NodeJS.Timeout>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const request = { path: url.pathname, params: url.searchParams, headers: req.headers };
-    requests.push(request);
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    let done = false;
-    const finish = (): void => {
-      if (!done) {
-        done = true;
-        inFlight--;
-      }
-    };
-    res.on('close', finish);
-    void Promise.resolve(handle(request)).then((reply) => {
-      if (reply.hang === true) return;
-      const send = (): void => {
-        const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-        res.writeHead(reply.status ?? 200, {
-          'content-type': 'application/json',
-          ...reply.headers,
-        });
-        res.end(body, finish);
+  const server = createServer(
+    { maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const request = { path: url.pathname, params: url.searchParams, headers: req.headers };
+      requests.push(request);
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      let done = false;
+      const finish = (): void => {
+        if (!done) {
+          done = true;
+          inFlight--;
+        }
       };
-      if (reply.delayMs === undefined) send();
-      else {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          send();
-        }, reply.delayMs);
-        timers.add(timer);
-      }
-    });
-  });
+      res.on('close', finish);
+      void Promise.resolve(handle(request)).then((reply) => {
+        if (reply.hang === true) return;
+        const send = (): void => {
+          const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+          res.writeHead(reply.status ?? 200, {
+            'content-type': 'application/json',
+            ...reply.headers,
+          });
+          res.end(body, finish);
+        };
+        if (reply.delayMs === undefined) send();
+        else {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            send();
+          }, reply.delayMs);
+          timers.add(timer);
+        }
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -129,7 +129,7 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
     if (!headers.has('accept')) headers.set('accept', 'application/json');
     response = await fetch(url, { headers, signal: combined });
     if (isRetryableStatus(response.status)) {
-      const text = (await readCapped(response, 64 * 1024))?.toString('utf8') ?? '';
+      const text = redactBody(config, (await readCapped(response, 64 * 1024))?.toString('utf8') ?? '');
       const retryAfterMs = readRetryAfter(response.headers.get('retry-after'));
       return {
         kind: 'retry',
@@ -149,15 +149,28 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
     );
   }
   const text = body.toString('utf8');
-  if (!response.ok) return { kind: 'done', result: { kind: 'status', status: response.status, body: text } };
+  if (!response.ok) {
+    return {
+      kind: 'done',
+      result: { kind: 'status', status: response.status, body: redactBody(config, text) },
+    };
+  }
   try {
     return { kind: 'done', result: { kind: 'json', value: JSON.parse(text) as unknown, bytes: body.length } };
   } catch {
     throw new InputError(
-      `${url}: answered HTTP ${response.status} with ${showBody(text)}, which is not JSON. Check that the URL is the trace store's HTTP API (Tempo: port 3200; Jaeger query: port 16686) and not a UI, a proxy login page or another service.`,
+      `${url}: answered HTTP ${response.status} with ${showBody(redactBody(config, text))}, which is not JSON. Check that the URL is the trace store's HTTP API (Tempo: port 3200; Jaeger query: port 16686) and not a UI, a proxy login page or another service.`,
       url,
     );
   }
+}
+
+/**
+ * A body the store sent back, with the header values it may quote taken out: here, whole, before anything cuts
+ * it to a length that would leave part of a long value (a JWT) standing where redaction cannot recognise it.
+ */
+function redactBody(config: HttpFetchConfig, text: string): string {
+  return config.headers === undefined ? text : config.headers.redact(text);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,9 @@
 // RequestHeaders: the values are sent and never shown — not by String, JSON.stringify or util.inspect of the
 // holder or of anything holding it — and redact takes them out of text a store sends back.
 import { inspect } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../helpers/propertyRuns.js';
 import { REDACTED, RequestHeaders } from '../../../src/trace/stores/requestHeaders.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.x-9_Q';
@@ -51,5 +53,42 @@ describe('RequestHeaders', () => {
   it('redact treats regular-expression characters in a value as text', () => {
     const odd = new RequestHeaders([['X-Key', 'a.b*(c)']]);
     expect(odd.redact('got a.b*(c) not aXb')).toBe(`got ${REDACTED} not aXb`);
+  });
+
+  it('redacts a value of any length: a 40,000-character bearer token, which no pattern of it could hold', () => {
+    const jwt = `eyJ${'a1B2'.repeat(10_000)}.sig`;
+    const long = new RequestHeaders([['Authorization', `Bearer ${jwt}`]]);
+    const text = long.redact(`401 for 'Bearer ${jwt}', token ${jwt}.`);
+    expect(text).toBe(`401 for '${REDACTED}', token ${REDACTED}.`);
+  });
+
+  it('law: the same text as the pattern it replaced (alternatives longest first, bounded by non-alphanumerics)', () => {
+    const piece = fc.constantFrom('a', 'b', '1', '.', ' ', '-', '(', 'ab', 'a.b');
+    const value = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('').trim() || 'x');
+    // Texts made of the values themselves and the pieces they are made of, so values overlap and abut.
+    const case_ = fc
+      .array(value, { minLength: 1, maxLength: 3 })
+      .chain((values) =>
+        fc.tuple(
+          fc.constant(values),
+          fc.array(fc.oneof(piece, fc.constantFrom(...values)), { maxLength: 12 }),
+        ),
+      );
+    fc.assert(
+      fc.property(case_, ([values, parts]) => {
+        const unique = [...new Set(values)];
+        const h = new RequestHeaders(unique.map((v, i) => [`X-H${i}`, v] as const));
+        const text = parts.join('');
+        const alternatives = [...unique]
+          .sort((a, b) => b.length - a.length)
+          .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        const oracle = text.replace(
+          new RegExp(`(?<![A-Za-z0-9])(?:${alternatives.join('|')})(?![A-Za-z0-9])`, 'g'),
+          REDACTED,
+        );
+        expect(h.redact(text)).toBe(oracle);
+      }),
+      { numRuns: propertyRuns(500) },
+    );
   });
 });
