@@ -125,9 +125,7 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
   let response: Response;
   let body: Buffer | undefined;
   try {
-    const headers = config.headers?.toHeaders() ?? new Headers();
-    if (!headers.has('accept')) headers.set('accept', 'application/json');
-    response = await fetch(url, { headers, signal: combined });
+    response = await fetchFollowing(url, config, combined);
     if (isRetryableStatus(response.status)) {
       const text = redactBody(config, (await readCapped(response, 64 * 1024))?.toString('utf8') ?? '');
       const retryAfterMs = readRetryAfter(response.headers.get('retry-after'));
@@ -139,7 +137,8 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
     }
     body = await readCapped(response, config.maxBytes);
   } catch (error) {
-    if (signal?.aborted === true) throw error;
+    // A redirect refused or going round is final: no retry can change where it leads.
+    if (signal?.aborted === true || error instanceof InputError) throw error;
     return { kind: 'retry', what: describeNetworkError(error, config.timeoutMs) };
   }
   if (body === undefined) {
@@ -163,6 +162,77 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
       url,
     );
   }
+}
+
+/** Redirects followed for one request: a store or its proxy uses one or two; more is a misconfiguration. */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * GET `url`, following redirects by hand (fetch would follow them itself, sending every `--header` but
+ * `Authorization` to wherever they lead). A redirect to another origin is followed only when no header was
+ * given, so credentials and tenants never leave the origin the user named; with headers it is refused with an
+ * InputError saying where it led. A loop, or more than MAX_REDIRECTS hops, is an InputError at once: no retry
+ * can end it.
+ */
+async function fetchFollowing(url: string, config: HttpFetchConfig, signal: AbortSignal): Promise<Response> {
+  const headers = config.headers?.toHeaders() ?? new Headers();
+  if (!headers.has('accept')) headers.set('accept', 'application/json');
+  const origin = new URL(url).origin;
+  const seen = new Set<string>([url]);
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    const response = await fetch(current, { headers, signal, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (!isRedirect(response.status) || location === null) return response;
+    await response.body?.cancel();
+    const next = resolveLocation(location, current, url);
+    if (seen.has(next.href)) {
+      throw new InputError(
+        `${url}: the store's redirects go round in a loop (back to ${showUrl(next)}): check the URL and the proxy in front of the store.`,
+        url,
+      );
+    }
+    if (hops + 1 > MAX_REDIRECTS) {
+      throw new InputError(
+        `${url}: more than ${MAX_REDIRECTS} redirects (the last to ${showUrl(next)}): give the store's own URL.`,
+        url,
+      );
+    }
+    if (next.origin !== origin && config.headers !== undefined) {
+      throw new InputError(
+        `${url}: the store redirected to another origin, ${next.origin}; routescope does not send --header values (${config.headers.names.join(', ')}) to another origin than the one named. If that is the store, name it: ${showUrl(next)} (docs/sources.md).`,
+        url,
+      );
+    }
+    seen.add(next.href);
+    current = next.href;
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** A Location header against the URL it answered; an InputError when it is not an http(s) URL. */
+function resolveLocation(location: string, current: string, asked: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new InputError(`${asked}: the store redirected to something that is not a URL`, asked);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+    throw new InputError(`${asked}: the store redirected to a ${next.protocol} URL, not http(s)`, asked);
+  }
+  return next;
+}
+
+/** A URL for a message: no user or password, and cut to a printable length. */
+function showUrl(u: URL): string {
+  const copy = new URL(u.href);
+  copy.username = '';
+  copy.password = '';
+  return sanitizeMessage(copy.href, 200);
 }
 
 /**

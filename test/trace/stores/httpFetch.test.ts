@@ -4,7 +4,13 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTING_ATTRIBUTE_KEYS } from '../../../src/semconv/semconv.js';
-import { fetchJson, mapConcurrent, resolveHttpFetchConfig } from '../../../src/trace/stores/httpFetch.js';
+import {
+  fetchJson,
+  mapConcurrent,
+  MAX_REDIRECTS,
+  resolveHttpFetchConfig,
+} from '../../../src/trace/stores/httpFetch.js';
+import { RequestHeaders } from '../../../src/trace/stores/requestHeaders.js';
 import { InputError } from '../../../src/trace/inputError.js';
 import { buildTempoQuery, quoteTraceQl } from '../../../src/trace/stores/tempoSource.js';
 import { startStandIn, type StandIn } from '../../helpers/traceStoreStandIn.js';
@@ -99,6 +105,82 @@ describe('fetchJson', () => {
     const small = resolveHttpFetchConfig({ ...fast, maxBytes: 1000 });
     await expect(fetchJson(store.url, small)).rejects.toThrow(InputError);
     await expect(fetchJson(store.url, small)).rejects.toThrow('--since');
+  });
+});
+
+describe('fetchJson and redirects (issue 31: credentials never follow a redirect to another origin)', () => {
+  const stores: StandIn[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+  });
+  const start = async (...args: Parameters<typeof startStandIn>) => {
+    const s = await startStandIn(...args);
+    stores.push(s);
+    return s;
+  };
+  const fast = resolveHttpFetchConfig({ timeoutMs: 2000, retries: 3, backoffMs: 1, maxBackoffMs: 5 });
+  const TENANT = 'tenant-7f3a';
+  const withHeaders = {
+    ...fast,
+    headers: new RequestHeaders([
+      ['X-Scope-OrgID', TENANT],
+      ['X-Api-Key', 'k-91c2e0'],
+    ]),
+  };
+
+  it('a redirect within the origin is followed, every header sent on each hop', async () => {
+    const store = await start((req) =>
+      req.path === '/old' ? { status: 308, headers: { location: '/new' } } : { body: { ok: req.path } },
+    );
+    expect(await fetchJson(`${store.url}/old`, withHeaders)).toMatchObject({
+      kind: 'json',
+      value: { ok: '/new' },
+    });
+    expect(store.requests.map((r) => [r.path, r.headers['x-scope-orgid']])).toEqual([
+      ['/old', TENANT],
+      ['/new', TENANT],
+    ]);
+  });
+
+  it('a redirect to another origin with --header values: refused at once, naming it; the other origin gets nothing', async () => {
+    const elsewhere = await start(() => ({ body: { stolen: true } }));
+    const store = await start(() => ({ status: 302, headers: { location: `${elsewhere.url}/api/search` } }));
+    const error = await fetchJson(`${store.url}/api/search`, withHeaders).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain(`redirected to another origin, ${elsewhere.url}`);
+    expect((error as Error).message).toContain('X-Scope-OrgID, X-Api-Key');
+    expect((error as Error).message).not.toContain(TENANT);
+    expect(elsewhere.requests).toEqual([]);
+    expect(store.requests).toHaveLength(1);
+  });
+
+  it('a redirect to another origin with no --header: followed (nothing to leak)', async () => {
+    const elsewhere = await start(() => ({ body: { here: true } }));
+    const store = await start(() => ({ status: 301, headers: { location: `${elsewhere.url}/x` } }));
+    expect(await fetchJson(store.url, fast)).toMatchObject({ kind: 'json', value: { here: true } });
+    expect(elsewhere.requests).toHaveLength(1);
+  });
+
+  it('a redirect loop is an input error at once, never retried', async () => {
+    const store = await start((req) => ({
+      status: 302,
+      headers: { location: req.path === '/a' ? '/b' : '/a' },
+    }));
+    const error = await fetchJson(`${store.url}/a`, fast).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain('go round in a loop');
+    expect(store.requests).toHaveLength(2);
+  });
+
+  it(`more than ${MAX_REDIRECTS} hops is an input error at once`, async () => {
+    const store = await start((req) => ({
+      status: 307,
+      headers: { location: `/hop${Number(req.path.replace('/hop', '') || 0) + 1}` },
+    }));
+    const error = await fetchJson(`${store.url}/hop0`, fast).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain(`more than ${MAX_REDIRECTS} redirects`);
+    expect(store.requests).toHaveLength(MAX_REDIRECTS + 1);
   });
 });
 
