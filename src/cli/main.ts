@@ -24,6 +24,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import { HELP_WIDTH, RUN_COMMAND, tidyHelp } from './helpText.js';
 import type { CliIo } from './io.js';
+import { OutputError } from './outputError.js';
 import { UsageError } from './usageError.js';
 
 /** Every command, in the order `--help` lists them. */
@@ -130,7 +131,7 @@ function reportError(error: unknown, io: CliIo, verbose: boolean): number {
     // yargs messages span lines; keep the lines, escape what is on them.
     const lines = error.message.split('\n').map(escapeControlChars).join('\n');
     io.stderr.write(`routescope: ${lines}\nRun '${RUN_COMMAND} --help' for usage.\n`);
-  } else if (error instanceof InputError) {
+  } else if (error instanceof InputError || error instanceof OutputError) {
     io.stderr.write(`routescope: ${escapeControlChars(error.message)}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);

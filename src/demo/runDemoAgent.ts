@@ -85,7 +85,10 @@ export interface DemoRunSummary {
   readonly explainConversationId?: string;
 }
 
-/** Run every conversation through the instrumented router and write the trace file. */
+/**
+ * Run every conversation through the instrumented router and write the trace file. Throws TraceFileError when
+ * the file cannot be opened or a batch could not be written to it (a full disk): the file is then incomplete.
+ */
 export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSummary> {
   ensureContextManager();
   const exporter = new OtlpJsonLinesFileExporter({ path: config.path, append: false });
@@ -143,6 +146,8 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
     }
     await provider.shutdown();
   }
+  // A batch that did not reach the file (a full disk) fails the run: the file is incomplete.
+  if (exporter.failure !== undefined) throw exporter.failure;
   const summary = {
     file: config.path,
     conversations: conversations.length,

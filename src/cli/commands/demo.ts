@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import type { CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
+import { describeWriteFailure, OutputError } from '../outputError.js';
 import { UsageError } from '../usageError.js';
 import { analyzeCommand } from './analyze.js';
 
@@ -40,7 +41,13 @@ export const demoCommand: CliCommand = {
     // Loaded here, not at the top: it pulls in the OpenTelemetry SDK, which every other command would otherwise
     // pay for at start-up (about 0.2 s of the CLI's fixed cost; docs/performance.md).
     const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
-    const run = await runDemoAgent({ path: file });
+    const run = await runDemoAgent({ path: file }).catch(async (error: unknown) => {
+      const { TraceFileError } = await import('../../demo/otlpJsonLinesFileExporter.js');
+      if (!(error instanceof TraceFileError)) throw error;
+      throw new OutputError(
+        `could not write the demo's traces to ${escapeControlChars(error.path)}: ${describeWriteFailure(error.cause)}; the file is incomplete, and nothing was analyzed`,
+      );
+    });
     const aside = ctx.format === 'text' ? ctx.io.stdout : ctx.io.stderr;
     // The folder outlives the run on purpose: the next steps printed below read its file.
     const where =
