@@ -48,11 +48,15 @@ export function judgedScores(scores: readonly IntentScore[], sanitized: number[]
  */
 let idTable = new Int32Array(256);
 let hashTable = new Int32Array(256);
+/** Reused: the table slot each entry's id ended in. */
+let slotOf = new Int32Array(64);
 
 /**
  * For each entry, the index of its id's last occurrence; undefined when every id is unique. A linear-probing
- * table over a hash of the id's characters, with `===` deciding: several times cheaper than a Map at the
- * candidate counts routing sees, and it allocates only when a duplicate exists.
+ * table over a hash of the whole id, with `===` deciding: several times cheaper than a Map at the candidate
+ * counts routing sees, and it allocates only when a duplicate exists. Two passes, each expected O(1) per entry
+ * whatever the ids: the first leaves each id's slot holding its last index (and notes each entry's slot), the
+ * second reads every entry's slot back (rewriting earlier entries at each repeat was O(n) per repeat: minutes at a million candidates).
  */
 function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined {
   const n = scores.length;
@@ -65,11 +69,14 @@ function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined
     idTable = new Int32Array(size);
     hashTable = new Int32Array(size);
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a new buffer only costs an allocation.
+  if (slotOf.length < n) slotOf = new Int32Array(n);
   const table = idTable;
   const hashes = hashTable;
+  const slots = slotOf;
   const mask = size - 1;
   table.fill(-1, 0, size);
-  let lastAt: Int32Array | undefined;
+  let repeats = false;
   for (let i = 0; i < n; i++) {
     const id = scores[i]!.id;
     const hash = hashId(id);
@@ -79,44 +86,37 @@ function lastOccurrences(scores: readonly IntentScore[]): Int32Array | undefined
       if (j === -1) {
         table[h] = i;
         hashes[h] = hash;
+        slots[i] = h;
         break;
       }
       // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent — the hash test only spares comparing ids that differ.
       if (hashes[h] === hash && scores[j]!.id === id) {
-        // A repeat: every earlier entry of this id now points at this, its latest occurrence.
-        lastAt ??= identityIndexes(n);
-        // Stryker disable next-line EqualityOperator: equivalent — lastAt[i] is still i, never j.
-        for (let k = 0; k < i; k++) if (lastAt[k] === j) lastAt[k] = i;
-        lastAt[j] = i;
+        // A repeat: the slot now holds this, the id's latest occurrence.
+        repeats = true;
         table[h] = i;
+        slots[i] = h;
         break;
       }
       // Stryker disable next-line ArithmeticOperator: equivalent — probing backwards visits the same slots.
       h = (h + 1) & mask;
     }
   }
+  if (!repeats) return undefined;
+  const lastAt = new Int32Array(n);
+  for (let i = 0; i < n; i++) lastAt[i] = table[slots[i]!]!;
   return lastAt;
 }
 
-function identityIndexes(n: number): Int32Array {
-  const out = new Int32Array(n);
-  // Stryker disable next-line EqualityOperator: equivalent — a typed array ignores a write past its end.
-  for (let i = 0; i < n; i++) out[i] = i;
-  return out;
-}
-
 /**
- * A cheap hash of an id: its length, its last two UTF-16 code units and its first (ids of one graph tend to
- * differ at the end; a collision only costs a probe, `===` decides). A non-string id (garbage input) hashes by its string form.
+ * FNV-1a over the id's UTF-16 code units, folded: every character counts, so ids that differ anywhere (skill-17,
+ * skill-71) spread over the table; a collision only costs a probe, `===` decides. A non-string id (garbage
+ * input) hashes by its string form.
  */
 // Stryker disable all: any hash is correct — it only picks where probing starts, `===` decides identity.
 function hashId(id: unknown): number {
   const text = typeof id === 'string' ? id : String(id);
-  const n = text.length;
-  let h = Math.imul(n, 0x9e3779b1);
-  if (n > 0) h = Math.imul(h ^ text.charCodeAt(n - 1), 0x01000193);
-  if (n > 1) h = Math.imul(h ^ text.charCodeAt(n - 2), 0x01000193);
-  if (n > 2) h = Math.imul(h ^ text.charCodeAt(0), 0x01000193);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h ^ (h >>> 15);
 }
 // Stryker restore all
