@@ -76,6 +76,11 @@ export interface RoutescopeObservabilityConfig {
    * routed turn and again while it has no SDK, so an SDK registered after the strategy is built is found
    */
   readonly tracerProvider?: TracerProvider;
+  /**
+   * Longest wait of `flush()` for each provider's `forceFlush`, in milliseconds; past it flush() resolves with a
+   * diag warning instead of hanging the agent's shutdown. @default FLUSH_TIMEOUT_MS (10 s)
+   */
+  readonly flushTimeoutMs?: number;
   /** Also record the routing metrics, exactly as `instrumentDecideTier2` records them. @default undefined (none) */
   readonly meterProvider?: MeterProvider;
   /** Which routing graph the agent routes through, written as `agentfootprint.routing.router`. @default none */
@@ -146,10 +151,22 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
       : safeExecute('creating the routing metrics', () => createRoutingMetrics(meterProvider));
   const index = config.runSpanIndex ?? createRunSpanIndex();
   const tally = createStrategyTally(tracers);
+  const flushTimeoutMs =
+    typeof config.flushTimeoutMs === 'number' && config.flushTimeoutMs >= 0
+      ? config.flushTimeoutMs
+      : FLUSH_TIMEOUT_MS;
   let stopped = false;
+  // True while an event is being recorded: a call from inside (an attributesHook, a span processor or a diag
+  // logger that hands events back) is dropped, not recorded again and again (depth 15 was 131,070 spans).
+  let recording = false;
 
   const exportEvent = (event: unknown): void => {
     if (stopped) return;
+    if (recording) {
+      tally.reentered();
+      return;
+    }
+    recording = true;
     // Everything inside the guard, reading `type` too: a Proxy or a getter may throw on any read.
     try {
       const type =
@@ -163,11 +180,13 @@ export function routescopeObservability(config: RoutescopeObservabilityConfig = 
       if (recorded !== undefined) tally.recorded(recorded);
     } catch (err) {
       logSwallowed('recording a turn_routed event', err);
+    } finally {
+      recording = false;
     }
   };
   const flush = async (): Promise<void> => {
-    await flushQuietly(tracers.providerToFlush(), 'the tracer provider');
-    if (meterProvider !== undefined) await flushQuietly(meterProvider, 'the meter provider');
+    await flushQuietly(tracers.providerToFlush(), 'the tracer provider', flushTimeoutMs);
+    if (meterProvider !== undefined) await flushQuietly(meterProvider, 'the meter provider', flushTimeoutMs);
   };
   const stop = (): void => {
     stopped = true;
@@ -364,15 +383,36 @@ function runHook(settings: Settings, span: Span, reading: TurnRoutedReading, nam
   if (hook !== undefined) safeExecute('the attributesHook', () => hook(span, reading, name));
 }
 
-/** `forceFlush()` on a provider that has one (an SDK's, or the global proxy's delegate); never rejects. */
-async function flushQuietly(provider: unknown, what: string): Promise<void> {
+/** How long `flush()` waits for each provider's `forceFlush` before it gives up on it (with a diag warning). */
+export const FLUSH_TIMEOUT_MS = 10_000;
+
+/**
+ * `forceFlush()` on a provider that has one (an SDK's, or the global proxy's delegate); never rejects, and
+ * never waits past `timeoutMs`: a provider whose flush never settles (an exporter stuck on a dead collector) is
+ * one diag warning, and the agent's shutdown goes on.
+ */
+async function flushQuietly(provider: unknown, what: string, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
     let target = provider as { forceFlush?: () => unknown; getDelegate?: () => unknown };
     if (typeof target.forceFlush !== 'function' && typeof target.getDelegate === 'function') {
       target = target.getDelegate() as typeof target;
     }
-    if (typeof target?.forceFlush === 'function') await target.forceFlush();
+    if (typeof target?.forceFlush !== 'function') return;
+    const flushing = Promise.resolve(target.forceFlush()).then(() => 'flushed' as const);
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+      timer.unref?.();
+    });
+    if ((await Promise.race([flushing, late])) === 'late') {
+      flushing.catch((err: unknown) => logSwallowed(`flushing ${what}`, err));
+      tell(
+        `flushing ${what} did not finish within ${timeoutMs} ms; flush() stopped waiting (spans still queued may be lost)`,
+      );
+    }
   } catch (err) {
     logSwallowed(`flushing ${what}`, err);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
   }
 }

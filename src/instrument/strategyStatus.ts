@@ -49,6 +49,11 @@ export interface RoutescopeObservabilityStatus {
   readonly spansRecorded: number;
   /** `agentfootprint.agent.turn_end` events: finished agent turns. */
   readonly turnsEnded: number;
+  /**
+   * Events handed to `exportEvent` while it was recording another (an attributesHook or a span processor that
+   * calls it): dropped, not recorded, and told once through diag.
+   */
+  readonly reentrantDropped: number;
   /** While `spansRecorded` is 0: why; `null` once a routing span was recorded. */
   readonly reason: NothingRecorded | null;
 }
@@ -61,6 +66,8 @@ export interface StrategyTally {
   turnRouted(): void;
   /** Routing spans recorded for one turn. */
   recorded(spans: number): void;
+  /** An event handed to `exportEvent` from inside `exportEvent`: dropped. */
+  reentered(): void;
   status(): RoutescopeObservabilityStatus;
 }
 
@@ -70,6 +77,7 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
   let turnsReceived = 0;
   let turnsEnded = 0;
   let spansRecorded = 0;
+  let reentrantDropped = 0;
   // An event the `'minimal'` tier would have dropped has arrived: the tier is not 'minimal'.
   let sawOtherKinds = false;
   let toldNoRouting = false;
@@ -103,6 +111,9 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
     recorded(spans) {
       spansRecorded += spans;
     },
+    reentered() {
+      if (reentrantDropped++ === 0) tell(REENTERED);
+    },
     status: () => ({
       eventsReceived,
       turnsReceived,
@@ -110,6 +121,7 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
       sdkFound: tracers.sdkFound,
       spansRecorded,
       turnsEnded,
+      reentrantDropped,
       reason: reason(),
     }),
   };
@@ -156,6 +168,11 @@ const NO_ROUTING_CASCADE: NothingRecorded = {
     "the graph a scorer (skillGraph().classify(scorer, policy)) or continuity: 'conversation' " +
     STATUS_HINT,
 };
+
+const REENTERED =
+  'exportEvent was called from inside exportEvent (an attributesHook, a span processor or a logger that hands ' +
+  'events back while one is being recorded): that event was dropped, as is every such call; ' +
+  '`strategy.status().reentrantDropped` counts them';
 
 const NOT_SAMPLED: NothingRecorded = {
   code: 'not-sampled',

@@ -8,9 +8,9 @@
  * to its children unfiltered. A turn is the framework's sequence of event types (events/registry.ts).
  */
 import { diag, trace } from '@opentelemetry/api';
-import { AlwaysOffSampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { routescopeObservability } from '../../src/instrument/routescopeObservability.js';
+import { FLUSH_TIMEOUT_MS, routescopeObservability } from '../../src/instrument/routescopeObservability.js';
 import type { RoutescopeObservability } from '../../src/instrument/routescopeObservability.js';
 import { TURNS_BEFORE_NO_ROUTING_WARNING } from '../../src/instrument/strategyStatus.js';
 import { SPAN_ROUTING_TIER2, SPAN_ROUTING_TURN } from '../../src/semconv/semconv.js';
@@ -201,5 +201,51 @@ describe('an event the strategy cannot even read', () => {
     expect(() => strategy.exportEvent(proxy)).not.toThrow();
     expect(warnings).toHaveLength(2);
     expect(strategy.status()).toMatchObject({ eventsReceived: 0, turnsReceived: 0 });
+  });
+});
+
+describe('re-entrance and a flush that never ends (issue 31, item 7)', () => {
+  it('an attributesHook that calls exportEvent again: the nested call is dropped, counted, told once', () => {
+    let strategy: RoutescopeObservability | undefined = undefined;
+    let depth = 0;
+    strategy = routescopeObservability({
+      tracerProvider: sdk.provider,
+      attributesHook: () => {
+        depth++;
+        if (depth < 15) strategy!.exportEvent(turnRoutedEvent());
+      },
+    });
+    strategy.exportEvent(turnRoutedEvent());
+    expect(routingSpans()).toBe(2);
+    expect(strategy.status()).toMatchObject({ turnsReceived: 1, spansRecorded: 2, reentrantDropped: 2 });
+    expect(warnings.filter((w) => w.includes('called from inside exportEvent'))).toHaveLength(1);
+    // Not stuck: the next event from outside is recorded as usual.
+    strategy.exportEvent(turnRoutedEvent());
+    expect(routingSpans()).toBe(4);
+  });
+
+  it('a provider whose forceFlush never settles: flush() resolves after flushTimeoutMs with one warning', async () => {
+    const stuck = new BasicTracerProvider({
+      spanProcessors: [
+        {
+          onStart: () => {},
+          onEnd: () => {},
+          forceFlush: () => new Promise<void>(() => {}),
+          shutdown: () => Promise.resolve(),
+        },
+      ],
+    });
+    const strategy = routescopeObservability({ tracerProvider: stuck, flushTimeoutMs: 50 });
+    strategy.exportEvent(turnRoutedEvent());
+    await strategy.flush();
+    expect(warnings.filter((w) => w.includes('did not finish within 50 ms'))).toHaveLength(1);
+  });
+
+  it(`flushTimeoutMs defaults to ${FLUSH_TIMEOUT_MS} ms, and a flush that settles in time warns nothing`, async () => {
+    expect(FLUSH_TIMEOUT_MS).toBe(10_000);
+    const strategy = routescopeObservability({ tracerProvider: sdk.provider });
+    strategy.exportEvent(turnRoutedEvent());
+    await strategy.flush();
+    expect(warnings).toEqual([]);
   });
 });
