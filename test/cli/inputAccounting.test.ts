@@ -4,9 +4,10 @@
  * folder is listed under skipped, with why (an unreadable file: unreadableFile.test.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_FOLDER_DEPTH } from '../../src/trace/listInputFiles.js';
 import { makeTempDir, writeTraceFile, type DecisionSpanSpec } from '../helpers/traceFiles.js';
 import { cli, cliJson } from './runCliHarness.js';
 
@@ -155,5 +156,59 @@ describe('no lost file: a folder entry that is not a regular file', () => {
     const text = await cli(['analyze', dir]);
     expect(text.stdout).toContain(`${fifo}: unsupported: a FIFO (named pipe)`);
     expect(text.stdout).not.toContain(`${fifo}:0`);
+  });
+});
+
+describe('a tree of folders: read whole, and nothing in it passed over in silence (issue 31, item 6)', () => {
+  it('sub-folders are read, links followed once, and every entry not read is a problem with why', async () => {
+    const dir = tempDir();
+    await writeTraceFile(join(dir, 'a.jsonl'), DECISIONS);
+    mkdirSync(join(dir, 'day-1', 'service-x'), { recursive: true });
+    await writeTraceFile(join(dir, 'day-1', 'b.jsonl'), DECISIONS);
+    await writeTraceFile(join(dir, 'day-1', 'service-x', 'c.jsonl'), DECISIONS);
+    await writeTraceFile(join(dir, '.hidden.jsonl'), DECISIONS);
+    symlinkSync(join(dir, 'day-1'), join(dir, 'same-day'));
+    symlinkSync(dir, join(dir, 'day-1', 'up'));
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'broken'));
+
+    const r = await cliJson(['analyze', dir]);
+    expect(r.code).toBe(0);
+    expect(r.json.decisions).toBe(3 * DECISIONS.length);
+    const skipped = (r.json.input as { skipped: Array<{ file: string; reason: string }> }).skipped;
+    expect(skipped.map((s) => [s.file.slice(dir.length + 1), s.reason.split(':')[0]])).toEqual([
+      ['.hidden.jsonl', 'a hidden entry (its name starts with a dot)'],
+      ['broken', 'a link to something that does not exist'],
+      [
+        join('day-1', 'up'),
+        'a folder already read, reached again through a link (a loop, or a second way in)',
+      ],
+      ['same-day', 'a folder already read, reached again through a link (a loop, or a second way in)'],
+    ]);
+    expect((r.json.input as { problems: number }).problems).toBe(4);
+    const gated = await cli(['analyze', dir, '--fail-on', 'problems']);
+    expect(gated.code).toBe(1);
+  });
+
+  it(`a folder nested deeper than ${MAX_FOLDER_DEPTH} is named, not read`, async () => {
+    const dir = tempDir();
+    let deep = dir;
+    for (let i = 0; i <= MAX_FOLDER_DEPTH; i++) deep = join(deep, `d${i}`);
+    mkdirSync(deep, { recursive: true });
+    await writeTraceFile(join(deep, 'x.jsonl'), DECISIONS);
+    await writeTraceFile(join(dir, 'top.jsonl'), DECISIONS);
+    const r = await cliJson(['analyze', dir]);
+    expect(r.json.decisions).toBe(DECISIONS.length);
+    const skipped = (r.json.input as { skipped: Array<{ file: string; reason: string }> }).skipped;
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]!.reason).toMatch(new RegExp(`^a folder nested more than ${MAX_FOLDER_DEPTH} deep`));
+  });
+
+  it('a folder holding only hidden files: an input error naming one, not an empty report', async () => {
+    const dir = tempDir();
+    await writeTraceFile(join(dir, '.traces.jsonl'), DECISIONS);
+    const r = await cli(['analyze', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds no trace files (only 1 entry not read, such as');
+    expect(r.stderr).toContain('a hidden entry');
   });
 });
