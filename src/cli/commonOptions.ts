@@ -92,8 +92,24 @@ export function withInputs(y: Argv): Argv {
       requiresArg: true,
       describe: 'further attempts after a 429, 5xx, timeout or network error (with back-off); default 3',
     })
+    .option('max-answer-mb', {
+      type: 'number',
+      requiresArg: true,
+      describe: `largest answer read from a store, in MB (memory for store answers stays within about 5 × this); default ${DEFAULT_MAX_ANSWER_MB}`,
+    })
     .group(
-      ['tempo', 'jaeger', 'service', 'since', 'query', 'limit', 'timeout', 'retries', 'header'],
+      [
+        'tempo',
+        'jaeger',
+        'service',
+        'since',
+        'query',
+        'limit',
+        'timeout',
+        'retries',
+        'max-answer-mb',
+        'header',
+      ],
       'Trace stores:',
     );
 }
@@ -102,6 +118,8 @@ export function withInputs(y: Argv): Argv {
 export const DEFAULT_SINCE = '24h';
 /** Most traces read from one store without --limit. */
 export const DEFAULT_REMOTE_LIMIT = 1000;
+/** `--max-answer-mb`'s default: httpFetch's MAX_RESPONSE_BYTES in MB (a test keeps the two equal). */
+export const DEFAULT_MAX_ANSWER_MB = 64;
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
   s: 1000,
@@ -168,6 +186,7 @@ export function readRemoteSources(
       ['limit', '--limit'],
       ['timeout', '--timeout'],
       ['retries', '--retries'],
+      ['maxAnswerMb', '--max-answer-mb'],
       ['header', '--header'],
     ] as const) {
       if (args[key] !== undefined)
@@ -191,9 +210,11 @@ export function readRemoteSources(
   const limit = readInteger(args, 'limit', '--limit', 1) ?? DEFAULT_REMOTE_LIMIT;
   const timeout = readNumber(args, 'timeout', '--timeout', 0.001, 3600);
   const retries = readInteger(args, 'retries', '--retries', 0, 10);
+  const maxAnswerMb = readNumber(args, 'maxAnswerMb', '--max-answer-mb', 0.001, 4096);
   const headers = readStoreHeaders(args, env);
   const http = {
     ...(headers === undefined ? {} : { headers }),
+    ...(maxAnswerMb === undefined ? {} : { maxBytes: Math.floor(maxAnswerMb * 1_000_000) }),
     ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
     ...(retries === undefined ? {} : { retries }),
   };

@@ -58,7 +58,8 @@ export async function runAnalysisPass(
           ? {}
           : { events: { ...DEFAULT_EVENT_LOG_OPTIONS, semantics: threads.eventSemantics } }),
       },
-      (store) => io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store))}\n`),
+      (store, problems) =>
+        io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store, problems))}\n`),
     );
     for await (const record of stream) {
       if (record.kind === 'decision') records.decisions++;
@@ -138,8 +139,14 @@ export function countProblems(stats: ReadStats): number {
   return stats.problems.length + stats.problemsDropped;
 }
 
-/** What to check when a store's search found nothing (the report alone would only say "no decisions"). */
-function describeEmptyStore(store: RemoteSource): string {
+/**
+ * What to check when not one trace was read from a store (the report alone would only say "no decisions"):
+ * its search found nothing, or (`problems` > 0) it found traces and not one could be fetched.
+ */
+function describeEmptyStore(store: RemoteSource, problems: number): string {
+  if (problems > 0) {
+    return `${store.url}: the search found traces, but not one could be read: ${problems === 1 ? 'its fetch failed' : `all ${problems} fetches failed`} (each listed under the report's problems). A 404 for every trace means the search index and the trace storage disagree (retention, or traces not yet flushed); check the store`;
+  }
   const window = `${new Date(store.startMs).toISOString()} and ${new Date(store.endMs).toISOString()}`;
   const narrowed =
     store.kind === 'tempo'

@@ -2,8 +2,9 @@
  * readAllInputs — files, folders, stdin and trace stores merged into one stream of records.
  *
  * The files are read first (by `jobs` threads when asked: readInParallel), then each trace store, all through
- * one record builder and its duplicate filters, into one ReadStats. A store whose search found nothing is told
- * to `onEmptyStore`, for the caller to say what to check.
+ * one record builder and its duplicate filters, into one ReadStats. A store of which not one trace was read is
+ * told to `onEmptyStore`, with how many problems its read reported: none means its search found nothing, more
+ * means it found traces and every fetch failed (each a problem), for the caller to say which and what to check.
  */
 import type { TraceRecord } from '../record/types.js';
 import { readInParallel, type ParallelReadOptions } from './parallel/readInParallel.js';
@@ -19,7 +20,7 @@ export async function* readAllInputs(
   inputs: readonly TraceInput[],
   stats: ReadStats,
   options: ParallelReadOptions,
-  onEmptyStore: (store: RemoteSource) => void,
+  onEmptyStore: (store: RemoteSource, problems: number) => void,
 ): AsyncGenerator<TraceRecord> {
   const paths = inputs.filter((i): i is string => typeof i === 'string');
   const stores = inputs.filter((i): i is RemoteSource => typeof i !== 'string');
@@ -29,11 +30,14 @@ export async function* readAllInputs(
   if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
   for (const store of stores) {
     const before = stats.files;
+    const problemsBefore = stats.problems.length + stats.problemsDropped;
     yield* readRemoteSource(store, stats, {
       builder,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
-    if (stats.files === before) onEmptyStore(store);
+    if (stats.files === before) {
+      onEmptyStore(store, stats.problems.length + stats.problemsDropped - problemsBefore);
+    }
   }
   yield* releaseHeld(builder);
 }

@@ -428,6 +428,92 @@ describe('a long credential (issue 31: a JWT with many claims)', () => {
   });
 });
 
+describe('a hostile store: memory bounded per answer, malformed spans counted as problems (issue 31, items 5 and 8)', () => {
+  const firstId = () => [...traces.keys()][0]!;
+  /** A Tempo whose answer for the first trace is `answer`; the others as usual. */
+  const tempoAnswering = (answer: string) =>
+    tempo((req) => (req.path.endsWith(firstId()) ? { body: answer } : undefined));
+  const emptySpans = (n: number) =>
+    `{"batches":[{"resource":{"attributes":[]},"scopeSpans":[{"spans":[${Array(n).fill('{}').join(',')}]}]}]}`;
+
+  it('an answer of 200,000 empty span objects: one problem naming them, none counted as spans, the rest read', async () => {
+    const store = await tempoAnswering(emptySpans(200_000));
+    const local = await cliJson(['analyze', filePath]);
+    const r = await cliJson(['analyze', '--tempo', store.url]);
+    expect(r.code).toBe(0);
+    const input = r.json.input as { spans: number; skipped: Array<{ reason: string }> };
+    expect(input.spans).toBeLessThan((local.json.input as { spans: number }).spans);
+    expect(input.skipped.map((p) => p.reason)).toContain(
+      '200000 spans with no trace id or span id as text, or a name that is not text (the first: "{}"): not counted as spans',
+    );
+  });
+
+  it('spans whose ids or name have the wrong types are problems, not valid plain spans', async () => {
+    const bad = JSON.stringify({
+      batches: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                { traceId: 7, spanId: 'b7ad6b7169203331', name: 'x' },
+                { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 5 },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const r = await cliJson(['analyze', '--tempo', (await tempoAnswering(bad)).url]);
+    const reasons = (r.json.input as { skipped: Array<{ reason: string }> }).skipped.map((p) => p.reason);
+    expect(reasons.some((x) => x.startsWith('2 spans with no trace id or span id as text'))).toBe(true);
+  });
+
+  it('more JSON objects than one per 16 bytes of --max-answer-mb: refused before parsing, exit 2, saying what to do', async () => {
+    const store = await tempoAnswering(emptySpans(200_000));
+    const r = await cli(['analyze', '--tempo', store.url, '--max-answer-mb', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('holds more than 62500 JSON objects and arrays');
+    expect(r.stderr).toContain('raise --max-answer-mb');
+  });
+
+  it('an answer larger than --max-answer-mb: exit 2, naming the option', async () => {
+    const store = await tempoAnswering(JSON.stringify({ batches: [], pad: 'x'.repeat(300_000) }));
+    const r = await cli(['analyze', '--tempo', store.url, '--max-answer-mb', '0.25']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('larger than 250000 bytes');
+    expect(r.stderr).toContain('--max-answer-mb');
+  });
+
+  it('a Jaeger answer of 100,000 items without ids stops at --limit', async () => {
+    const items = Array.from({ length: 100_000 }, () => ({ spans: [] }));
+    const store = await jaeger(() => ({
+      body: { data: items, total: 0, limit: 0, offset: 0, errors: null },
+    }));
+    const r = await cliJson([
+      'analyze',
+      '--jaeger',
+      store.url,
+      '--service',
+      'support-desk',
+      '--limit',
+      '5',
+      '--allow-empty',
+    ]);
+    expect((r.json.input as { files: number }).files).toBe(5);
+  });
+
+  it('a search whose every trace 404s on fetch says so, not "found no trace"', async () => {
+    const store = await tempo((req) =>
+      req.path.startsWith('/api/search') ? undefined : { status: 404, body: 'trace not found' },
+    );
+    const r = await cli(['analyze', '--tempo', store.url, '--allow-empty']);
+    expect(r.stderr).toContain(
+      `the search found traces, but not one could be read: all ${traces.size} fetches failed`,
+    );
+    expect(r.stderr).not.toContain('found no trace');
+  });
+});
+
 describe('docs/sources.md', () => {
   const doc = readFileSync(new URL('../../docs/sources.md', import.meta.url), 'utf8');
 
@@ -447,6 +533,7 @@ describe('docs/sources.md', () => {
       '--limit',
       '--timeout',
       '--retries',
+      '--max-answer-mb',
       '--header',
     ]) {
       expect(help.stdout, flag).toContain(flag);

@@ -29,8 +29,15 @@ export interface HttpFetchConfig {
   readonly headers?: RequestHeaders;
 }
 
-/** The largest response body read (one trace or one search answer). */
-export const MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
+/** The largest response body read (one trace or one search answer), `--max-answer-mb`'s default of 64. */
+export const MAX_RESPONSE_BYTES = 64_000_000;
+
+/**
+ * An answer may hold at most one JSON object or array for every this many bytes of its cap before it is parsed:
+ * real trace answers hold one per 40–70 bytes, while 64 MB of empty objects (`{},{},…`) would parse into some
+ * 21 million of them and gigabytes of heap. At the default cap: 4 million, about 250 MB parsed at the worst.
+ */
+export const BYTES_PER_JSON_CONTAINER = 16;
 
 /** Defaults of HttpFetchConfig. */
 export const DEFAULT_HTTP_FETCH_CONFIG: HttpFetchConfig = Object.freeze({
@@ -51,9 +58,14 @@ export type FetchJsonResult =
   | { readonly kind: 'json'; readonly value: unknown; readonly bytes: number }
   | { readonly kind: 'status'; readonly status: number; readonly body: string };
 
+/** What a request gave before parsing: the answer's bytes (to parse with parseAnswer), or a final status. */
+export type FetchAnswerResult =
+  | { readonly kind: 'body'; readonly body: Buffer; readonly url: string }
+  | { readonly kind: 'status'; readonly status: number; readonly body: string };
+
 /** One attempt that may be worth repeating. */
 type Attempt =
-  | { readonly kind: 'done'; readonly result: FetchJsonResult }
+  | { readonly kind: 'done'; readonly result: FetchAnswerResult }
   | { readonly kind: 'retry'; readonly what: string; readonly retryAfterMs?: number };
 
 const SHOWN_BODY_CHARS = 200;
@@ -143,25 +155,58 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
   }
   if (body === undefined) {
     throw new InputError(
-      `${url}: the answer is larger than ${config.maxBytes} bytes, more than routescope reads in one response. Narrow the search (a shorter --since, a lower --limit).`,
+      `${url}: the answer is larger than ${config.maxBytes} bytes, more than routescope reads in one response. Narrow the search (a shorter --since, a lower --limit), or raise --max-answer-mb.`,
+      url,
+    );
+  }
+  if (!response.ok) {
+    return {
+      kind: 'done',
+      result: { kind: 'status', status: response.status, body: redactBody(config, body.toString('utf8')) },
+    };
+  }
+  return { kind: 'done', result: { kind: 'body', body, url } };
+}
+
+/**
+ * Parse an answer fetched by fetchAnswer, counting first: more JSON objects and arrays than one per
+ * BYTES_PER_JSON_CONTAINER bytes of the cap is an InputError, before anything is built. Callers parse one
+ * answer at a time, so however many are fetched ahead, one is held parsed.
+ */
+export function parseAnswer(
+  answer: { readonly body: Buffer; readonly url: string },
+  config: HttpFetchConfig,
+  status = 200,
+): { readonly value: unknown; readonly bytes: number } {
+  const { body, url } = answer;
+  const most = Math.max(1024, Math.floor(config.maxBytes / BYTES_PER_JSON_CONTAINER));
+  const containers = countJsonContainers(body, most);
+  if (containers > most) {
+    throw new InputError(
+      `${url}: the answer holds more than ${most} JSON objects and arrays in ${body.length} bytes, more than routescope parses from one answer (real traces hold one per 40 bytes or more). Narrow the search (a shorter --since, a lower --limit), or raise --max-answer-mb.`,
       url,
     );
   }
   const text = body.toString('utf8');
-  if (!response.ok) {
-    return {
-      kind: 'done',
-      result: { kind: 'status', status: response.status, body: redactBody(config, text) },
-    };
-  }
   try {
-    return { kind: 'done', result: { kind: 'json', value: JSON.parse(text) as unknown, bytes: body.length } };
+    return { value: JSON.parse(text) as unknown, bytes: body.length };
   } catch {
     throw new InputError(
-      `${url}: answered HTTP ${response.status} with ${showBody(redactBody(config, text))}, which is not JSON. Check that the URL is the trace store's HTTP API (Tempo: port 3200; Jaeger query: port 16686) and not a UI, a proxy login page or another service.`,
+      `${url}: answered HTTP ${status} with ${showBody(redactBody(config, text))}, which is not JSON. Check that the URL is the trace store's HTTP API (Tempo: port 3200; Jaeger query: port 16686) and not a UI, a proxy login page or another service.`,
       url,
     );
   }
+}
+
+/** `{` and `[` bytes in `body` (strings included: a bound from above), stopping once past `most`. */
+function countJsonContainers(body: Buffer, most: number): number {
+  let count = 0;
+  for (const open of [0x7b, 0x5b]) {
+    for (let at = body.indexOf(open); at !== -1; at = body.indexOf(open, at + 1)) {
+      if (++count > most) return count;
+    }
+  }
+  return count;
 }
 
 /** Redirects followed for one request: a store or its proxy uses one or two; more is a misconfiguration. */
@@ -262,15 +307,16 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * GET `url` as JSON. Retries 429, 5xx, timeouts and network errors with back-off; returns any other status
- * to the caller; throws InputError when the retries run out, the body is not JSON or is too large.
- * `signal` cancels (the pool aborts the others when one fails).
+ * GET `url`. Retries 429, 5xx, timeouts and network errors with back-off; returns any other status to the
+ * caller, and a 2xx answer's bytes unparsed (parseAnswer); throws InputError when the retries run out, a
+ * redirect is refused, or the body is larger than the cap. `signal` cancels (the pool aborts the others when
+ * one fails).
  */
-export async function fetchJson(
+export async function fetchAnswer(
   url: string,
   config: HttpFetchConfig,
   signal?: AbortSignal,
-): Promise<FetchJsonResult> {
+): Promise<FetchAnswerResult> {
   const attempts = Math.max(0, Math.floor(config.retries)) + 1;
   let last = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -285,6 +331,16 @@ export async function fetchJson(
     `${url}: the trace store is unreachable or failing: ${last} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}). Check the URL and that the store is up; raise --timeout or --retries for a slow or busy store.`,
     url,
   );
+}
+
+/** fetchAnswer, parsed at once: for a single request (a search), not for answers fetched ahead. */
+export async function fetchJson(
+  url: string,
+  config: HttpFetchConfig,
+  signal?: AbortSignal,
+): Promise<FetchJsonResult> {
+  const answer = await fetchAnswer(url, config, signal);
+  return answer.kind === 'status' ? answer : { kind: 'json', ...parseAnswer(answer, config) };
 }
 
 /**

@@ -15,7 +15,8 @@ import { ATTR_ROUTING_RECORD_VERSION, ROUTING_RECORD_VERSION } from '../../semco
 import { createTraceRecordBuilder } from '../buildTraceRecords.js';
 import {
   adviseOnStatus,
-  fetchJson,
+  fetchAnswer,
+  parseAnswer,
   mapConcurrent,
   resolveHttpFetchConfig,
   showBody,
@@ -24,6 +25,7 @@ import {
 import { InputError } from '../inputError.js';
 import { normalizeId, quoteForProblem, sanitizeMessage } from '../normalizeSpanFields.js';
 import { readJsonTraceValue } from '../formats/readJsonTraceValue.js';
+import { describeMalformedSpans, takeOutMalformedJaegerSpans } from './malformedSpans.js';
 import { reportProblem } from '../readStats.js';
 import { DEFAULT_FETCH_CONCURRENCY, joinUrl, type StoreReadOptions } from './tempoSource.js';
 import type { ReadStats } from '../types.js';
@@ -105,9 +107,11 @@ export async function* readJaegerTraces(
   const http = resolveHttpFetchConfig(config.http);
   const builder = options.builder ?? createTraceRecordBuilder(stats);
   const seen = new Set<string>();
+  let withoutId = 0;
   const search = async (url: URL, signal: AbortSignal) => {
     const text = url.toString();
-    return { url: text, result: await fetchJson(text, http, signal) };
+    // Bytes here, parsed one at a time by the loop below (httpFetch.parseAnswer).
+    return { url: text, result: await fetchAnswer(text, http, signal) };
   };
   for await (const { url, result } of mapConcurrent(
     buildJaegerSearchUrls(config),
@@ -120,18 +124,31 @@ export async function* readJaegerTraces(
         config.url,
       );
     }
-    options.onProgress?.({ file: url, bytesRead: result.bytes });
-    for (const trace of readSearchAnswer(result.value, url, config.url)) {
-      if (seen.size >= config.limit) return;
+    const answer = parseAnswer(result, http);
+    options.onProgress?.({ file: url, bytesRead: answer.bytes });
+    for (const trace of readSearchAnswer(answer.value, url, config.url)) {
+      // Every trace counts toward --limit, an item without an id too: an answer of millions of id-less items
+      // stops here. The same trace found by two searches counts once.
+      if (seen.size + withoutId >= config.limit) return;
       const rawId = asObject(trace)?.traceID;
       const id = normalizeId(rawId, 16);
       const file = id === undefined ? url : joinUrl(config.url, `/api/traces/${String(rawId)}`).toString();
-      if (id !== undefined) {
+      if (id === undefined) withoutId++;
+      else {
         if (seen.has(id)) continue;
         seen.add(id);
       }
       stats.files++;
       stats.lines++;
+      const malformed = takeOutMalformedJaegerSpans(trace);
+      if (malformed.count > 0) {
+        reportProblem(stats, {
+          file,
+          line: 0,
+          kind: 'incomplete',
+          reason: describeMalformedSpans(malformed),
+        });
+      }
       const out: TraceRecord[] = [];
       const reason = readJsonTraceValue(trace, { file, line: 0 }, builder, out);
       if (reason !== undefined) {

@@ -19,8 +19,10 @@ import {
 import { createTraceRecordBuilder, type TraceRecordBuilder } from '../buildTraceRecords.js';
 import {
   adviseOnStatus,
+  fetchAnswer,
   fetchJson,
   mapConcurrent,
+  parseAnswer,
   resolveHttpFetchConfig,
   showBody,
   type HttpFetchConfig,
@@ -28,6 +30,7 @@ import {
 import { InputError } from '../inputError.js';
 import { normalizeId, quoteForProblem } from '../normalizeSpanFields.js';
 import { readJsonTraceValue } from '../formats/readJsonTraceValue.js';
+import { describeMalformedSpans, takeOutMalformedOtlpSpans } from './malformedSpans.js';
 import { reportProblem } from '../readStats.js';
 import type { ReadStats } from '../types.js';
 import type { TraceRecord } from '../../record/types.js';
@@ -159,14 +162,16 @@ export async function* readTempoTraces(
   // Older Tempo has only /api/traces/<id>; once the v2 path 404s and v1 answers, stay on v1.
   let useV1 = false;
 
+  // Fetched ahead (up to the pool's bound) as bytes; parsed here one at a time as the loop below reaches them,
+  // so one answer is held parsed however many wait (httpFetch.parseAnswer).
   const fetchTrace = async (id: string, signal: AbortSignal) => {
     const v2 = joinUrl(config.url, `/api/v2/traces/${id}`).toString();
     const v1 = joinUrl(config.url, `/api/traces/${id}`).toString();
     let url = useV1 ? v1 : v2;
-    let result = await fetchJson(url, http, signal);
+    let result = await fetchAnswer(url, http, signal);
     if (!useV1 && result.kind === 'status' && result.status === 404) {
-      const fallback = await fetchJson(v1, http, signal);
-      if (fallback.kind === 'json') {
+      const fallback = await fetchAnswer(v1, http, signal);
+      if (fallback.kind === 'body') {
         useV1 = true;
         url = v1;
         result = fallback;
@@ -192,11 +197,21 @@ export async function* readTempoTraces(
       });
       continue;
     }
+    const answer = parseAnswer(result, http);
+    const malformed = takeOutMalformedOtlpSpans(answer.value);
+    if (malformed.count > 0) {
+      reportProblem(stats, {
+        file: url,
+        line: 0,
+        kind: 'incomplete',
+        reason: describeMalformedSpans(malformed),
+      });
+    }
     stats.files++;
     stats.lines++;
-    options.onProgress?.({ file: url, bytesRead: result.bytes });
+    options.onProgress?.({ file: url, bytesRead: answer.bytes });
     const out: TraceRecord[] = [];
-    const reason = readJsonTraceValue(result.value, { file: url, line: 0 }, builder, out);
+    const reason = readJsonTraceValue(answer.value, { file: url, line: 0 }, builder, out);
     if (reason !== undefined) {
       throw new InputError(
         `${url}: the answer is not a trace (${reason}). Check that --tempo points at Tempo's HTTP API.`,

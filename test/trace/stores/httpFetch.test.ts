@@ -4,10 +4,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTING_ATTRIBUTE_KEYS } from '../../../src/semconv/semconv.js';
+import { DEFAULT_MAX_ANSWER_MB } from '../../../src/cli/commonOptions.js';
 import {
   fetchJson,
   mapConcurrent,
   MAX_REDIRECTS,
+  MAX_RESPONSE_BYTES,
   resolveHttpFetchConfig,
 } from '../../../src/trace/stores/httpFetch.js';
 import { RequestHeaders } from '../../../src/trace/stores/requestHeaders.js';
@@ -181,6 +183,12 @@ describe('fetchJson and redirects (issue 31: credentials never follow a redirect
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(`more than ${MAX_REDIRECTS} redirects`);
     expect(store.requests).toHaveLength(MAX_REDIRECTS + 1);
+  });
+});
+
+describe('the answer cap', () => {
+  it("--max-answer-mb's default is the reader's cap", () => {
+    expect(DEFAULT_MAX_ANSWER_MB * 1_000_000).toBe(MAX_RESPONSE_BYTES);
   });
 });
 
