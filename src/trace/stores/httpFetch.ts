@@ -60,7 +60,7 @@ export type FetchJsonResult =
 
 /** What a request gave before parsing: the answer's bytes (to parse with parseAnswer), or a final status. */
 export type FetchAnswerResult =
-  | { readonly kind: 'body'; readonly body: Buffer; readonly url: string }
+  | { readonly kind: 'body'; readonly body: Buffer; readonly url: string; readonly status: number }
   | { readonly kind: 'status'; readonly status: number; readonly body: string };
 
 /** One attempt that may be worth repeating. */
@@ -165,7 +165,7 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
       result: { kind: 'status', status: response.status, body: redactBody(config, body.toString('utf8')) },
     };
   }
-  return { kind: 'done', result: { kind: 'body', body, url } };
+  return { kind: 'done', result: { kind: 'body', body, url, status: response.status } };
 }
 
 /**
@@ -174,11 +174,10 @@ async function attemptOnce(url: string, config: HttpFetchConfig, signal?: AbortS
  * answer at a time, so however many are fetched ahead, one is held parsed.
  */
 export function parseAnswer(
-  answer: { readonly body: Buffer; readonly url: string },
+  answer: { readonly body: Buffer; readonly url: string; readonly status: number },
   config: HttpFetchConfig,
-  status = 200,
 ): { readonly value: unknown; readonly bytes: number } {
-  const { body, url } = answer;
+  const { body, url, status } = answer;
   const most = Math.max(1024, Math.floor(config.maxBytes / BYTES_PER_JSON_CONTAINER));
   const containers = countJsonContainers(body, most);
   if (containers > most) {

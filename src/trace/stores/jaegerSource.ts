@@ -24,8 +24,9 @@ import {
 } from './httpFetch.js';
 import { InputError } from '../inputError.js';
 import { normalizeId, quoteForProblem, sanitizeMessage } from '../normalizeSpanFields.js';
+import { asObject } from '../formats/narrowJson.js';
 import { readJsonTraceValue } from '../formats/readJsonTraceValue.js';
-import { describeMalformedSpans, takeOutMalformedJaegerSpans } from './malformedSpans.js';
+import { reportMalformedSpans, takeOutMalformedJaegerSpans } from './malformedSpans.js';
 import { reportProblem } from '../readStats.js';
 import { DEFAULT_FETCH_CONCURRENCY, joinUrl, type StoreReadOptions } from './tempoSource.js';
 import type { ReadStats } from '../types.js';
@@ -63,12 +64,6 @@ export function buildJaegerSearchUrls(config: JaegerSourceConfig): URL[] {
     urls.push(url);
   }
   return urls;
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 /** The messages of Jaeger's `errors: [{code, msg}]`. */
@@ -140,15 +135,7 @@ export async function* readJaegerTraces(
       }
       stats.files++;
       stats.lines++;
-      const malformed = takeOutMalformedJaegerSpans(trace);
-      if (malformed.count > 0) {
-        reportProblem(stats, {
-          file,
-          line: 0,
-          kind: 'incomplete',
-          reason: describeMalformedSpans(malformed),
-        });
-      }
+      reportMalformedSpans(stats, file, takeOutMalformedJaegerSpans(trace));
       const out: TraceRecord[] = [];
       const reason = readJsonTraceValue(trace, { file, line: 0 }, builder, out);
       if (reason !== undefined) {

@@ -8,18 +8,15 @@
  * the others are removed from the parsed answer and counted, for the store reader to report as one problem per
  * answer. Mutates the answer it is given (parsed for this read, never shared). No I/O.
  */
+import { asObject } from '../formats/narrowJson.js';
 import { quoteForProblem } from '../normalizeSpanFields.js';
+import { reportProblem } from '../readStats.js';
+import type { ReadStats } from '../types.js';
 
 /** How many span objects were taken out, and the first of them, for the problem's text. */
 export interface MalformedSpans {
   readonly count: number;
   readonly example?: string;
-}
-
-type Json = Record<string, unknown>;
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 }
 
 /** Take the malformed spans out of a Tempo answer (`{trace: {resourceSpans|batches}}`, `{batches}`, …). */
@@ -87,6 +84,12 @@ function keepWellFormed(
     }
   }
   return kept;
+}
+
+/** Report what was taken out of the answer read from `file`, as one problem; nothing when nothing was. */
+export function reportMalformedSpans(stats: ReadStats, file: string, found: MalformedSpans): void {
+  if (found.count === 0) return;
+  reportProblem(stats, { file, line: 0, kind: 'incomplete', reason: describeMalformedSpans(found) });
 }
 
 /** The problem's text for `found` (count > 0). */

@@ -29,8 +29,9 @@ import {
 } from './httpFetch.js';
 import { InputError } from '../inputError.js';
 import { normalizeId, quoteForProblem } from '../normalizeSpanFields.js';
+import { asObject } from '../formats/narrowJson.js';
 import { readJsonTraceValue } from '../formats/readJsonTraceValue.js';
-import { describeMalformedSpans, takeOutMalformedOtlpSpans } from './malformedSpans.js';
+import { reportMalformedSpans, takeOutMalformedOtlpSpans } from './malformedSpans.js';
 import { reportProblem } from '../readStats.js';
 import type { ReadStats } from '../types.js';
 import type { TraceRecord } from '../../record/types.js';
@@ -91,12 +92,6 @@ export function joinUrl(base: string, path: string): URL {
   url.search = '';
   url.hash = '';
   return url;
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 /** The trace ids of a search answer, in answer order, without repeats; throws when it is not one. */
@@ -198,15 +193,7 @@ export async function* readTempoTraces(
       continue;
     }
     const answer = parseAnswer(result, http);
-    const malformed = takeOutMalformedOtlpSpans(answer.value);
-    if (malformed.count > 0) {
-      reportProblem(stats, {
-        file: url,
-        line: 0,
-        kind: 'incomplete',
-        reason: describeMalformedSpans(malformed),
-      });
-    }
+    reportMalformedSpans(stats, url, takeOutMalformedOtlpSpans(answer.value));
     stats.files++;
     stats.lines++;
     options.onProgress?.({ file: url, bytesRead: answer.bytes });
