@@ -17,9 +17,8 @@ import { InputError } from '../trace/inputError.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../trace/formats/readAgentfootprintEvent.js';
 import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
 import { readAllInputs } from '../trace/readAllInputs.js';
-import { createReadStats } from '../trace/readStats.js';
+import { countProblems, createReadStats } from '../trace/readStats.js';
 import { describeTraceInput, type RemoteSource, type TraceInput } from '../trace/stores/remoteSource.js';
-import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import type { InputSummary } from '../report/presentInput.js';
@@ -132,11 +131,6 @@ export async function runGatedAnalysis<R>(
       ? { results: [], exitCode: EXIT_OK }
       : settleGates(plan, { ...summary.finish(), problems: countProblems(input.stats) });
   return { report: analysis.finish(), input, gates: results, exitCode };
-}
-
-/** Problems a read reported, kept or only counted. */
-export function countProblems(stats: ReadStats): number {
-  return stats.problems.length + stats.problemsDropped;
 }
 
 /**

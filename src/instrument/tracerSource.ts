@@ -42,6 +42,11 @@ function isProxy(provider: TracerProvider): provider is TracerProvider & ProxyLi
   return typeof (provider as Partial<ProxyLike>).getDelegateTracer === 'function';
 }
 
+/** Is an SDK behind `provider`? Any provider that is no API proxy is one; a proxy, once it has a delegate. */
+function hasSdk(provider: TracerProvider): boolean {
+  return !isProxy(provider) || provider.getDelegateTracer(INSTRUMENTATION_SCOPE_NAME) !== undefined;
+}
+
 /**
  * A source of tracers: the global provider, read lazily, when `given` is undefined; else `given` (its tracer
  * taken now, as before).
@@ -62,8 +67,7 @@ export function createTracerSource(given: TracerProvider | undefined): TracerSou
     try {
       const current = fromGlobal ? trace.getTracerProvider() : provider!;
       provider = current;
-      if (isProxy(current) && current.getDelegateTracer(INSTRUMENTATION_SCOPE_NAME) === undefined)
-        return false;
+      if (!hasSdk(current)) return false;
       if (fromGlobal) tracer = current.getTracer(INSTRUMENTATION_SCOPE_NAME);
     } catch (err) {
       logSwallowed('looking for the OpenTelemetry SDK', err);
@@ -130,9 +134,7 @@ export function sdkOnAnotherApiCopy(): string | undefined {
         { version?: unknown; trace?: unknown } | undefined;
       const registered = slot?.trace as TracerProvider | undefined;
       if (registered === undefined || registered === ours || typeof slot?.version !== 'string') continue;
-      const hasSdk =
-        !isProxy(registered) || registered.getDelegateTracer(INSTRUMENTATION_SCOPE_NAME) !== undefined;
-      if (hasSdk) return slot.version;
+      if (hasSdk(registered)) return slot.version;
     }
   } catch (err) {
     logSwallowed('looking for an SDK on another copy of @opentelemetry/api', err);

@@ -7,6 +7,7 @@
  */
 import { KNOWN_FORMATS } from './formats/readLimits.js';
 import type { ReadStats } from './types.js';
+import { countProblems } from './readStats.js';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -14,7 +15,7 @@ function plural(n: number, word: string): string {
 
 /** The message for inputs (`paths`, as named) whose read, `stats`, found no span. */
 export function describeNothingRead(paths: readonly string[], stats: ReadStats): string {
-  const problems = stats.problems.length + stats.problemsDropped;
+  const problems = countProblems(stats);
   const found =
     stats.files === 0
       ? 'no file could be read'

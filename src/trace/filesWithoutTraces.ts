@@ -8,6 +8,7 @@
  * problem of its own (a problem already names it) is listed, capped, and counted beyond the cap. No I/O.
  */
 import type { ReadStats } from './types.js';
+import { countProblems } from './readStats.js';
 
 /** How many such files a read keeps by name before it only counts them. */
 export const MAX_KEPT_FILES_WITHOUT_TRACES = 1000;
@@ -26,14 +27,14 @@ export function markBeforeFile(stats: ReadStats): FileReadMark {
     spans: stats.spans,
     events: stats.events,
     lines: stats.lines,
-    problems: stats.problems.length + stats.problemsDropped,
+    problems: countProblems(stats),
   };
 }
 
 /** After reading `file`: name it when it held no span, no event and no problem since `before`. */
 export function noteFileWithoutTraces(stats: ReadStats, file: string, before: FileReadMark): void {
   if (stats.spans !== before.spans || stats.events !== before.events) return;
-  if (stats.problems.length + stats.problemsDropped !== before.problems) return;
+  if (countProblems(stats) !== before.problems) return;
   const lines = stats.lines - before.lines;
   const reason =
     lines === 0

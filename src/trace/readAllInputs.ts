@@ -11,6 +11,7 @@ import { readInParallel, type ParallelReadOptions } from './parallel/readInParal
 import { createHoldingBuilder, releaseHeld } from './readTraceInputs.js';
 import { readRemoteSource, type RemoteSource, type TraceInput } from './stores/remoteSource.js';
 import type { ReadStats } from './types.js';
+import { countProblems } from './readStats.js';
 
 /**
  * The files first, then the trace stores, all through one record builder and its duplicate filter: a span
@@ -30,13 +31,13 @@ export async function* readAllInputs(
   if (paths.length > 0) yield* readInParallel(paths, stats, { ...options, builder });
   for (const store of stores) {
     const before = stats.files;
-    const problemsBefore = stats.problems.length + stats.problemsDropped;
+    const problemsBefore = countProblems(stats);
     yield* readRemoteSource(store, stats, {
       builder,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     if (stats.files === before) {
-      onEmptyStore(store, stats.problems.length + stats.problemsDropped - problemsBefore);
+      onEmptyStore(store, countProblems(stats) - problemsBefore);
     }
   }
   yield* releaseHeld(builder);

@@ -31,6 +31,11 @@ export function createReadStats(): ReadStats {
   };
 }
 
+/** Problems a read reported, kept or only counted past the cap. */
+export function countProblems(stats: ReadStats): number {
+  return stats.problems.length + stats.problemsDropped;
+}
+
 /** Record a problem: kept while under the cap, counted always. */
 export function reportProblem(stats: ReadStats, problem: ReadProblem, cap: number = MAX_KEPT_PROBLEMS): void {
   if (stats.problems.length < cap) stats.problems.push(problem);

@@ -21,7 +21,8 @@ import {
 import { emitReport } from '../emitReport.js';
 import { withExamples } from '../helpText.js';
 import { analyzeToDocument, analyzeToJson } from '../../report/presentAnalyze.js';
-import { countProblems, runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { runAnalysisPass, type RecordSink } from '../runAnalysisPass.js';
+import { countProblems } from '../../trace/readStats.js';
 
 /** `routescope analyze`. */
 export const analyzeCommand: CliCommand = {

@@ -19,6 +19,7 @@ import { isAgentfootprintEvent, readAgentfootprintEvent } from './readAgentfootp
 import { readJsonTraceValue } from './readJsonTraceValue.js';
 import { MAX_LINE_BYTES, OTLP_REQUEST_OPENER } from './readLimits.js';
 import { hasBom } from './sniffFormat.js';
+import { countProblems } from '../readStats.js';
 
 /**
  * Parse one JSON text (a line, a decompressed record) and push its records. A wrong shape is reported here;
@@ -94,9 +95,9 @@ function readJsonLine(
   if (start === end) return;
   ctx.stats.lines++;
   if (array !== undefined) {
-    const problems = ctx.stats.problems.length + ctx.stats.problemsDropped;
+    const problems = countProblems(ctx.stats);
     readArrayElementLine(ctx, raw, start, end, line, out, array);
-    array.lastLineBad = ctx.stats.problems.length + ctx.stats.problemsDropped > problems;
+    array.lastLineBad = countProblems(ctx.stats) > problems;
     return;
   }
   readJsonBody(ctx, raw.subarray(start, end), line, out, true);

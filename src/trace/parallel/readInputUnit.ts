@@ -19,7 +19,7 @@ import { readOneInput } from '../formats/readOneInput.js';
 import { InputError } from '../inputError.js';
 import { sanitizeMessage } from '../normalizeSpanFields.js';
 import { openForReading, reportSkipped } from '../openInputFile.js';
-import { createReadStats } from '../readStats.js';
+import { countProblems, createReadStats } from '../readStats.js';
 import type { ReadStats } from '../types.js';
 import type { TraceRecord } from '../../record/types.js';
 
@@ -112,11 +112,11 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     addSpan(span, resource, source) {
       spans.push({
         outcome: classifySpan(span, resource, source),
-        problemsBefore: stats.problems.length + stats.problemsDropped,
+        problemsBefore: countProblems(stats),
       });
     },
     applySpanOutcome(outcome) {
-      spans.push({ outcome, problemsBefore: stats.problems.length + stats.problemsDropped });
+      spans.push({ outcome, problemsBefore: countProblems(stats) });
     },
   };
   // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
@@ -132,7 +132,7 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     deferScanned: {
       sink,
       scanned(start, line) {
-        const problemsBefore = stats.problems.length + stats.problemsDropped;
+        const problemsBefore = countProblems(stats);
         spans.push({ start, end: sink.length, line, problemsBefore });
       },
     },
