@@ -7,10 +7,11 @@
 //   instrument  OpenTelemetry for the host        semconv, policy, record, @opentelemetry/api
 //   trace       all input I/O → records           never instrument, analyze, cli or demo
 //   analyze     pure analyses                     semconv, policy, record only
-//   report      one report document, 3 renderers  analyze, record, semconv, trace's types; never cli
-//   cli         the yargs commands                analyze, trace, report, record, semconv, demo
+//   report      one report document, 3 renderers  analyze, record, semconv, trace's types; never cli or serve
+//   serve       the OTLP receiver and live page   analyze, trace, record, semconv, report; never cli
+//   cli         the yargs commands                analyze, trace, report, serve, record, semconv, demo
 //   demo        the simulated agent               like a user: never analyze or cli
-//   nothing imports cli
+//   nothing imports cli; only cli imports serve
 //
 // Paths are those of the resolved modules (src/… for ours, node_modules/… or a bare name for the rest).
 
@@ -69,7 +70,7 @@ export default {
       comment: 'trace/ turns input into records; it may use semconv, policy and record.',
       severity: 'error',
       from: { path: LAYER('trace') },
-      to: { path: '^src/(instrument|analyze|report|cli|demo)/' },
+      to: { path: '^src/(instrument|analyze|report|serve|cli|demo)/' },
     },
     {
       name: 'analyze-imports-the-ground-floor-only',
@@ -82,10 +83,10 @@ export default {
       name: 'report-renders-analyses-only',
       comment:
         'report/ turns report objects into one document and renders it (text, Markdown, HTML): it reads the ' +
-        "analyses' report types and the readers' input accounting, and never runs a reader or the CLI.",
+        "analyses' report types and the readers' input accounting, and never runs a reader, the server or the CLI.",
       severity: 'error',
       from: { path: LAYER('report') },
-      to: { path: '^src/(cli|demo|instrument)/' },
+      to: { path: '^src/(cli|serve|demo|instrument)/' },
     },
     {
       name: 'report-imports-trace-types-only',
@@ -93,6 +94,21 @@ export default {
       severity: 'error',
       from: { path: LAYER('report') },
       to: { path: LAYER('trace'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-cli-imports-serve',
+      comment: 'serve/ is the long-running receiver behind `routescope serve`; only the CLI starts it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli|serve)/' },
+      to: { path: LAYER('serve') },
+    },
+    {
+      name: 'serve-never-instruments',
+      comment:
+        'serve/ receives what others recorded: readers, analyses and the report, never instrument or demo.',
+      severity: 'error',
+      from: { path: LAYER('serve') },
+      to: { path: '^src/(instrument|demo)/' },
     },
     {
       name: 'cli-uses-analyze-and-trace-not-policy-or-instrument',
@@ -117,7 +133,7 @@ export default {
         'src/index.ts publishes the policy, the names and the instrumentation; the analyzer is the CLI.',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^src/(trace|analyze|report|cli|demo)/' },
+      to: { path: '^src/(trace|analyze|report|serve|cli|demo)/' },
     },
   ],
   options: {

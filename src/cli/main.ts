@@ -19,6 +19,7 @@ import { floorlessCommand } from './commands/floorless.js';
 import { flappingCommand } from './commands/flapping.js';
 import { hotspotsCommand } from './commands/hotspots.js';
 import { replayCommand } from './commands/replay.js';
+import { serveCommand } from './commands/serve.js';
 import { tuneCommand } from './commands/tune.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './emitReport.js';
 import { escapeControlChars } from '../report/escapeControlChars.js';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly CliCommand[] = [
   replayCommand,
   tuneCommand,
   flappingCommand,
+  serveCommand,
   demoCommand,
 ];
 

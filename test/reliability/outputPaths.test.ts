@@ -2,10 +2,11 @@
  * The CLI writes only where `--out` says: `..` in the path resolves to the folder named, and a link (or a
  * folder) where the trace file would go is refused before anything is written, so nothing lands outside.
  *
- * `demo --out DIR` is the only writing option; every other command only reads. Both are checked: the demo
+ * `demo --out DIR` and `serve --out FILE` (appending what arrived, by design to the file named) are the only
+ * writing options; every other command only reads. The demo and the readers are checked: the demo
  * against `..`, a link to a file outside, a dangling link and a folder in the file's place; the reading
  * commands by a snapshot of the trace's folder before and after; and the source by a scan for file-writing
- * calls outside the two modules that write (the demo command and the trace file exporter).
+ * calls outside the three modules that write (the demo command, the trace file exporter, serve's --out file).
  */
 import {
   existsSync,
@@ -144,7 +145,7 @@ describe('the reading commands write nothing', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
-  it('only the demo command and the trace file exporter call file-writing APIs', () => {
+  it('only the demo command, the trace file exporter and serve --out call file-writing APIs', () => {
     const src = resolve(import.meta.dirname, '../../src');
     const writers: string[] = [];
     const walk = (d: string): void => {
@@ -163,7 +164,11 @@ describe('the reading commands write nothing', () => {
       }
     };
     walk(src);
-    expect(writers.sort()).toEqual(['cli/commands/demo.ts', 'demo/otlpJsonLinesFileExporter.ts']);
+    expect(writers.sort()).toEqual([
+      'cli/commands/demo.ts',
+      'demo/otlpJsonLinesFileExporter.ts',
+      'serve/outFile.ts',
+    ]);
   });
 });
 

@@ -1,0 +1,169 @@
+// bench/serve.bench.js — `routescope serve` driven by the real SDK and OTLP/HTTP exporter: sustained routing spans
+// per second it takes, its peak RSS at the default window (100,000 decisions), and whether an agent's rate loses
+// anything.
+//
+// serve runs as users run it, the shipped executable in a process of its own (one thread: one core), on loopback
+// ports it picks. This process routes decisions through instrumentDecideTier2 with the real BasicTracerProvider,
+// BatchSpanProcessor (maxExportBatchSize 512, a queue of 65,536, 100 ms delay) and OTLPTraceExporter (JSON), then:
+//   1. flat out for SERVE_SECONDS (default 20): spans taken per second = serve's own decision counter over the
+//      time from the first to the last export answered;
+//   2. 1,000 turns per second for 10 s, paced in 10 ms slices: the spans the processor dropped (its diag
+//      warning) and whether serve's counter rose by exactly the decisions made.
+// Peak RSS is the child's VmHWM from /proc. Prints figures; asserts nothing; the targets go to `npm run bench`'s table.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { decideTier2, instrumentDecideTier2 } from '../dist/index.js';
+import { createRandom } from './createRandom.js';
+import { reportTarget } from './targets.js';
+
+const BIN = fileURLToPath(new URL('../dist/bin/routescope.js', import.meta.url));
+const SECONDS = Number(process.env.SERVE_SECONDS ?? 20);
+
+const dropped = { spans: 0 };
+diag.setLogger(
+  {
+    error: () => {},
+    warn: (message) => {
+      const m = /^Dropped (\d+) spans because maxQueueSize reached/.exec(String(message));
+      if (m !== null) dropped.spans += Number(m[1]);
+    },
+    info: () => {},
+    debug: () => {},
+    verbose: () => {},
+  },
+  { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+);
+
+// serve in a child, as a user starts it; read its two URLs from what it prints.
+const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--ui-port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const { endpoint, page } = await new Promise((resolve, reject) => {
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    const e = /OTEL_EXPORTER_OTLP_ENDPOINT=(\S+)\)/.exec(out)?.[1];
+    const p = /live page\s+(\S+)/.exec(out)?.[1];
+    if (e !== undefined && p !== undefined) resolve({ endpoint: e, page: p });
+  });
+  child.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
+});
+
+const peakRssMiB = () => {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+  return m === null ? NaN : Number(m[1]) / 1024;
+};
+/** CPU seconds the serve process has used (user + system, from /proc). */
+const serveCpuSeconds = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const decisionsTaken = async () => {
+  const text = await new Promise((resolve, reject) => {
+    get(`${page}metrics`, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(body));
+    }).on('error', reject);
+  });
+  let sum = 0;
+  for (const m of text.matchAll(/^agentfootprint_routing_decisions_total\{[^}]*\} (\d+)$/gm))
+    sum += Number(m[1]);
+  return sum;
+};
+
+const random = createRandom(7);
+const inputs = Array.from({ length: 4096 }, () => ({
+  scores: Array.from({ length: 8 }, (_, i) => ({ id: `skill-${i}`, score: random() * 2 - 0.5 })),
+  incumbentId: random() < 0.5 ? undefined : `skill-${Math.floor(random() * 8)}`,
+}));
+const policy = { nearTieMargin: 0.15, menuSize: 3 };
+
+function makeAgent() {
+  const provider = new BasicTracerProvider({
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }), {
+        maxExportBatchSize: 512,
+        maxQueueSize: 65_536,
+        scheduledDelayMillis: 100,
+      }),
+    ],
+  });
+  const decide = instrumentDecideTier2(decideTier2, { tracerProvider: provider, routerName: 'bench' });
+  return { provider, decide };
+}
+
+// 1. Flat out: make spans as fast as this process can for SECONDS, in slices that let the exporter run.
+{
+  const { provider, decide } = makeAgent();
+  const before = await decisionsTaken();
+  const cpuBefore = serveCpuSeconds();
+  const started = performance.now();
+  let made = 0;
+  // Rounds of 10 batches: the next round is made while the last one is exported (at most 20 exports in flight,
+  // under the exporter's limit of 30), so serve is never idle waiting for this process.
+  let exporting = Promise.resolve();
+  while (performance.now() - started < SECONDS * 1000) {
+    for (let i = 0; i < 5120; i++, made++) {
+      const input = inputs[made & 4095];
+      decide(input.scores, input.incumbentId, policy, { floor: 0 });
+    }
+    await exporting;
+    exporting = provider.forceFlush();
+  }
+  await exporting;
+  await provider.forceFlush();
+  const seconds = (performance.now() - started) / 1000;
+  const taken = (await decisionsTaken()) - before;
+  await provider.shutdown();
+  const rate = taken / seconds;
+  const cpu = serveCpuSeconds() - cpuBefore;
+  console.log(
+    `flat out: ${made} decisions made, ${taken} taken by serve in ${seconds.toFixed(1)} s = ${Math.round(rate)} routing spans/s; serve busy ${((100 * cpu) / seconds).toFixed(0)}% of one core (${Math.round(taken / cpu)} spans per CPU second); dropped by the exporter ${dropped.spans}; serve peak RSS ${peakRssMiB().toFixed(0)} MiB`,
+  );
+  reportTarget('serve: ≥ 20,000 routing spans/s on one core', `${Math.round(rate)}/s`, rate >= 20_000);
+  reportTarget(
+    'serve: peak RSS ≤ 150 MiB at the default window',
+    `${peakRssMiB().toFixed(0)} MiB`,
+    peakRssMiB() <= 150,
+  );
+}
+
+// 2. An agent's rate: 1,000 turns per second for 10 s.
+{
+  dropped.spans = 0;
+  const { provider, decide } = makeAgent();
+  const before = await decisionsTaken();
+  const started = performance.now();
+  let made = 0;
+  for (let slice = 0; slice < 1000; slice++) {
+    for (let i = 0; i < 10; i++, made++) {
+      const input = inputs[made & 4095];
+      decide(input.scores, input.incumbentId, policy, { floor: 0 });
+    }
+    const due = started + (slice + 1) * 10;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+  }
+  await provider.forceFlush();
+  await provider.shutdown();
+  const taken = (await decisionsTaken()) - before;
+  console.log(
+    `1,000 turns/s for 10 s: ${made} made, ${taken} taken by serve, ${dropped.spans} dropped by the exporter`,
+  );
+  reportTarget(
+    'serve: at 1,000 turns/s the exporter drops nothing',
+    `${made - taken} lost, ${dropped.spans} dropped`,
+    taken === made && dropped.spans === 0,
+  );
+}
+
+child.kill('SIGINT');
+await new Promise((resolve) => child.on('exit', resolve));

@@ -1,0 +1,112 @@
+/**
+ * ingestPayload — one received body, already decompressed, through the CLI's own readers into records.
+ *
+ * `serve` reads nothing its own way: an OTLP/JSON request goes through readJsonTraceValue, a protobuf one
+ * through decodeOtlpProtoRequest, an agentfootprint event log (JSON lines) through readOneInput, and all of
+ * them through the one record builder the server keeps, so a span an exporter retried counts once, exactly as
+ * a span written twice into files does. What the body held is told back for the OTLP response: spans
+ * accepted, and spans rejected (a routing span that could not be decoded) with the first reason, which is the
+ * partial success of the OTLP/HTTP protocol. A body that is not what its route reads is an `invalid` outcome
+ * with the reason; nothing is half-counted then. No I/O.
+ */
+import { InputError } from '../trace/inputError.js';
+import type { TraceRecordBuilder } from '../trace/buildTraceRecords.js';
+import { decodeOtlpProtoRequest, ProtoWireError } from '../trace/formats/decodeOtlpProto.js';
+import type { FileContext } from '../trace/formats/fileContext.js';
+import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
+import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
+import { readOneInput } from '../trace/formats/readOneInput.js';
+import type { ReadStats } from '../trace/types.js';
+import type { TraceRecord } from '../record/types.js';
+
+/** What a body is, by its route and content type. */
+export type PayloadKind = 'otlp-json' | 'otlp-protobuf' | 'event-log';
+
+/** What one body gave. */
+export type IngestOutcome =
+  | {
+      readonly kind: 'accepted';
+      readonly records: readonly TraceRecord[];
+      /** Spans (or events) the body held. */
+      readonly items: number;
+      /** Of those, the ones that could not be read (bad routing spans, bad lines). */
+      readonly rejected: number;
+      /** The first rejection's reason. */
+      readonly message?: string;
+    }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+/** Where a body's records come from, and what they count into. */
+export interface IngestContext {
+  readonly builder: TraceRecordBuilder;
+  readonly stats: ReadStats;
+  readonly events: EventLogOptions;
+}
+
+/** Read one body. `label` names it in problems and record sources (`POST /v1/traces #12`). */
+export async function ingestPayload(
+  kind: PayloadKind,
+  body: Buffer,
+  label: string,
+  ctx: IngestContext,
+): Promise<IngestOutcome> {
+  const { stats } = ctx;
+  const spansBefore = stats.spans;
+  const eventsBefore = stats.events;
+  const keptBefore = stats.problems.length;
+  const problemsBefore = keptBefore + stats.problemsDropped;
+  const out: TraceRecord[] = [];
+  const source = { file: label, line: 0 };
+  try {
+    switch (kind) {
+      case 'otlp-protobuf':
+        decodeOtlpProtoRequest(body, source, ctx.builder, out);
+        break;
+      case 'otlp-json': {
+        let value: unknown;
+        try {
+          value = JSON.parse(body.toString('utf8'));
+        } catch (error) {
+          return { kind: 'invalid', reason: `the body is not JSON: ${(error as Error).message}` };
+        }
+        const reason = readJsonTraceValue(value, source, ctx.builder, out);
+        if (reason !== undefined) return { kind: 'invalid', reason };
+        break;
+      }
+      case 'event-log': {
+        const file: FileContext = {
+          file: label,
+          named: true,
+          stats,
+          builder: ctx.builder,
+          events: ctx.events,
+          line: 0,
+        };
+        for await (const record of readOneInput(file, oneChunk(body), body.length)) out.push(record);
+        break;
+      }
+    }
+  } catch (error) {
+    if (error instanceof ProtoWireError)
+      return { kind: 'invalid', reason: `not an OTLP protobuf request: ${error.message}` };
+    if (error instanceof InputError) return { kind: 'invalid', reason: error.message };
+    throw error;
+  }
+  const problems = stats.problems.length + stats.problemsDropped - problemsBefore;
+  const reason =
+    problems === 0
+      ? undefined
+      : (stats.problems[keptBefore]?.reason ??
+        `${problems} could not be read (see the page's input problems)`);
+  return {
+    kind: 'accepted',
+    records: out,
+    items: stats.spans - spansBefore + (stats.events - eventsBefore),
+    rejected: problems,
+    ...(reason === undefined ? {} : { message: reason }),
+  };
+}
+
+async function* oneChunk(body: Buffer): AsyncGenerator<Buffer> {
+  yield body;
+}

@@ -1,0 +1,401 @@
+/**
+ * otlpReceiver — the HTTP side of `serve`: what an agent's exporter posts to, answered as a Collector would,
+ * and `/metrics` for Prometheus.
+ *
+ * Routes: `POST /v1/traces` (`application/json` or `application/x-protobuf`, gzip or not), read through the
+ * CLI's readers (ingestPayload) into the runtime; `POST /v1/metrics` and `/v1/logs` taken and counted as
+ * ignored (an SDK that exports all three signals to one endpoint must not see errors); `POST
+ * /agentfootprint/events`, an agentfootprint event log as JSON lines; `GET /metrics` (the Prometheus text
+ * exposition) and `GET /healthz`. Anything else is 404, another method 405, another content type 415.
+ *
+ * Answers follow OTLP/HTTP: 200 with an empty response, or its partial success when spans could not be read;
+ * 400 with a Status for a body that is not a request; 413 past `--max-body` (on the wire or once gunzipped);
+ * 401 without the bearer token when one is set (every route, `/metrics` too). It sheds load rather than grow:
+ * past `maxInFlight` requests or the shared body budget it answers 429, while `--out` is writing behind or the
+ * server is closing 503, both with Retry-After, which exporters honour. Node's request and header timeouts
+ * answer a slow client with 408. `--forward` never holds an answer back: the request is queued for the target
+ * (forwardRequests) and answered here. Every request is counted; problems go to `log`, one line each, never
+ * thrown.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { escapeControlChars } from '../report/escapeControlChars.js';
+import type { Forwarder } from './forwardRequests.js';
+import { ingestPayload, type PayloadKind } from './ingestPayload.js';
+import {
+  exportResponse,
+  OTLP_CONTENT_TYPES,
+  RPC_CODE,
+  statusResponse,
+  type OtlpEncoding,
+} from './otlpResponses.js';
+import type { OutFile } from './outFile.js';
+import { createBodyBudget, readRequestBody } from './readRequestBody.js';
+import type { ServeRuntime } from './serveRuntime.js';
+
+/** The default largest body taken, on the wire and decompressed. */
+export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+
+/** Requests read at once before further ones get 429. */
+export const DEFAULT_MAX_IN_FLIGHT = 32;
+
+/** Bytes all requests in flight may hold together before further ones get 429. */
+export const DEFAULT_BODY_BUDGET = 64 * 1024 * 1024;
+
+/** The Retry-After (seconds) of a 429 or 503. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** How the receiver runs. */
+export interface ReceiverOptions {
+  readonly runtime: ServeRuntime;
+  readonly token?: string;
+  readonly maxBody?: number;
+  readonly maxInFlight?: number;
+  readonly bodyBudget?: number;
+  readonly out?: OutFile;
+  readonly forward?: Forwarder;
+  /** The `/metrics` body. */
+  readonly metrics: () => string;
+  /** One line of what went wrong (stderr). */
+  readonly log: (line: string) => void;
+}
+
+/** The request handler, and what `close` needs. */
+export interface OtlpReceiver {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** From now on answer 503 (the server is closing), and wait for the requests in flight. */
+  drain(): Promise<void>;
+  readonly inFlight: number;
+}
+
+const TRACE_PATH = '/v1/traces';
+const IGNORED_PATHS = new Set(['/v1/metrics', '/v1/logs']);
+const EVENTS_PATH = '/agentfootprint/events';
+const METRICS_PATH = '/metrics';
+const HEALTH_PATH = '/healthz';
+
+/** Create the receiver. */
+export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
+  const { runtime, log } = options;
+  const counts = runtime.state.counts;
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const budget = createBodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
+  const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
+  let inFlight = 0;
+  let closing = false;
+  let idle: (() => void) | undefined;
+  let requestNumber = 0;
+
+  const answer = (
+    res: ServerResponse,
+    status: number,
+    encoding: OtlpEncoding,
+    body: Buffer,
+    extra: Record<string, string> = {},
+  ): void => {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(status, {
+      'content-type': OTLP_CONTENT_TYPES[encoding],
+      'content-length': String(body.length),
+      ...extra,
+    });
+    res.end(body);
+  };
+  const refuse = (
+    res: ServerResponse,
+    status: number,
+    encoding: OtlpEncoding,
+    code: number,
+    message: string,
+    extra: Record<string, string> = {},
+  ): void => {
+    counts.requests.refused++;
+    runtime.touch();
+    answer(res, status, encoding, statusResponse(encoding, code, message), extra);
+  };
+  const retryLater = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+
+  const authorized = (req: IncomingMessage): boolean => {
+    if (expected === undefined) return true;
+    const given = Buffer.from(String(req.headers.authorization ?? ''));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  async function take(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const type = contentTypeOf(req);
+    const encoding: OtlpEncoding = type === OTLP_CONTENT_TYPES.protobuf ? 'protobuf' : 'json';
+    if (!authorized(req)) {
+      return refuse(
+        res,
+        401,
+        encoding,
+        RPC_CODE.unauthenticated,
+        'a bearer token is required (Authorization: Bearer <--token>)',
+        {
+          'www-authenticate': 'Bearer',
+        },
+      );
+    }
+    const kind = payloadKindOf(path, type);
+    if (kind === undefined) {
+      counts.requests.invalid++;
+      runtime.touch();
+      const wanted =
+        path === EVENTS_PATH
+          ? 'application/x-ndjson, application/jsonl or application/json'
+          : 'application/json or application/x-protobuf';
+      return answer(
+        res,
+        415,
+        'json',
+        statusResponse(
+          'json',
+          RPC_CODE.invalidArgument,
+          `Content-Type '${type.slice(0, 60)}' is not read here: send ${wanted}`,
+        ),
+      );
+    }
+    if (closing)
+      return refuse(
+        res,
+        503,
+        encoding,
+        RPC_CODE.unavailable,
+        'routescope serve is shutting down',
+        retryLater,
+      );
+    if (options.out?.backedUp === true)
+      return refuse(
+        res,
+        503,
+        encoding,
+        RPC_CODE.unavailable,
+        '--out is writing behind (the disk is slower than what arrives): retry shortly',
+        retryLater,
+      );
+    if (inFlight >= maxInFlight)
+      return refuse(
+        res,
+        429,
+        encoding,
+        RPC_CODE.resourceExhausted,
+        `${maxInFlight} requests are being read: retry shortly`,
+        retryLater,
+      );
+    inFlight++;
+    let held = 0;
+    try {
+      const body = await readRequestBody(req, maxBody, budget);
+      if (body.kind === 'busy')
+        return refuse(
+          res,
+          429,
+          encoding,
+          RPC_CODE.resourceExhausted,
+          'the receiver holds as many bytes as it takes at once: retry shortly',
+          retryLater,
+        );
+      if (body.kind === 'too-large') {
+        log(
+          `POST ${path}: a body over --max-body ${maxBody} bytes${body.stage === 'gzip' ? ' once decompressed' : ''} was refused (413)`,
+        );
+        return refuse(
+          res,
+          413,
+          encoding,
+          RPC_CODE.invalidArgument,
+          `the body is over ${maxBody} bytes${body.stage === 'gzip' ? ' once decompressed' : ''} (--max-body)`,
+          { connection: 'close' },
+        );
+      }
+      if (body.kind === 'aborted') {
+        counts.requests.invalid++;
+        runtime.touch();
+        return;
+      }
+      if (body.kind === 'bad-encoding') {
+        counts.requests.invalid++;
+        runtime.touch();
+        log(`POST ${path}: ${body.reason}`);
+        return answer(res, 415, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, body.reason));
+      }
+      held = body.held;
+      if (IGNORED_PATHS.has(path)) {
+        counts.requests.ignored++;
+        runtime.touch();
+        return finish(req, res, path, encoding, body.body, body.wire, 0, undefined, undefined);
+      }
+      const label = `POST ${path} #${++requestNumber}`;
+      const outcome = await ingestPayload(kind, body.body, label, runtime.ingest);
+      if (outcome.kind === 'invalid') {
+        counts.requests.invalid++;
+        runtime.touch();
+        log(`${label}: ${outcome.reason}`);
+        return answer(res, 400, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, outcome.reason));
+      }
+      counts.requests.accepted++;
+      counts.wireBytes += body.wireBytes;
+      counts.items += outcome.items;
+      counts.rejectedItems += outcome.rejected;
+      runtime.take(outcome.records);
+      if (outcome.rejected > 0) log(`${label}: ${outcome.rejected} not read: ${outcome.message ?? ''}`);
+      return finish(
+        req,
+        res,
+        path,
+        encoding,
+        body.body,
+        body.wire,
+        outcome.rejected,
+        outcome.message,
+        kind,
+      );
+    } finally {
+      budget.give(held);
+      inFlight--;
+      if (inFlight === 0) idle?.();
+    }
+  }
+
+  /** Write `--out`, queue for `--forward`, answer. */
+  function finish(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    encoding: OtlpEncoding,
+    body: Buffer,
+    wire: Buffer,
+    rejected: number,
+    message: string | undefined,
+    kind: PayloadKind | undefined,
+  ): void {
+    if (kind !== undefined && options.out !== undefined) {
+      try {
+        options.out.append(kind, body);
+      } catch (error) {
+        log(`--out: a body could not be written: ${(error as Error).message}`);
+      }
+    }
+    if (options.forward !== undefined) {
+      const headers: Record<string, string> = {
+        'content-type': String(req.headers['content-type'] ?? OTLP_CONTENT_TYPES[encoding]),
+      };
+      const contentEncoding = req.headers['content-encoding'];
+      if (contentEncoding !== undefined) headers['content-encoding'] = String(contentEncoding);
+      // The wire bytes are passed on as they came: gzip stays gzip.
+      options.forward.enqueue(path, wire, headers);
+    }
+    const own =
+      path === EVENTS_PATH
+        ? Buffer.from(
+            JSON.stringify({
+              rejectedLines: rejected,
+              ...(message === undefined ? {} : { errorMessage: message }),
+            }),
+          )
+        : exportResponse(encoding, rejected, message);
+    answer(res, 200, path === EVENTS_PATH ? 'json' : encoding, own);
+  }
+
+  /** `GET /metrics` and `GET /healthz`. */
+  function read(req: IncomingMessage, res: ServerResponse, path: string): void {
+    req.resume();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      counts.requests.invalid++;
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${path} takes GET\n`);
+      return;
+    }
+    if (!authorized(req)) {
+      counts.requests.refused++;
+      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' });
+      res.end('a bearer token is required (Authorization: Bearer <--token>)\n');
+      return;
+    }
+    const text = path === METRICS_PATH ? options.metrics() : 'ok\n';
+    res.writeHead(200, {
+      'content-type':
+        path === METRICS_PATH ? 'text/plain; version=0.0.4; charset=utf-8' : 'text/plain; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  return {
+    handle(req, res) {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === METRICS_PATH || path === HEALTH_PATH) return read(req, res, path);
+      const known = path === TRACE_PATH || path === EVENTS_PATH || IGNORED_PATHS.has(path);
+      if (!known) {
+        counts.requests.invalid++;
+        runtime.touch();
+        req.resume();
+        return answer(
+          res,
+          404,
+          'json',
+          statusResponse(
+            'json',
+            RPC_CODE.unimplemented,
+            `no route ${escapeControlChars(path.slice(0, 80))}: OTLP/HTTP traces go to ${TRACE_PATH}, event logs to ${EVENTS_PATH}; Prometheus reads ${METRICS_PATH}`,
+          ),
+        );
+      }
+      if (req.method !== 'POST') {
+        counts.requests.invalid++;
+        runtime.touch();
+        req.resume();
+        return answer(
+          res,
+          405,
+          'json',
+          statusResponse('json', RPC_CODE.unimplemented, `${path} takes POST`),
+          { allow: 'POST' },
+        );
+      }
+      take(req, res, path).catch((error: unknown) => {
+        log(`POST ${path}: ${(error as Error).message}`);
+        counts.requests.invalid++;
+        answer(
+          res,
+          500,
+          'json',
+          statusResponse('json', 13, 'routescope serve failed on this request; see its stderr'),
+        );
+      });
+    },
+    drain() {
+      closing = true;
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        idle = resolve;
+      });
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}
+
+function contentTypeOf(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+}
+
+function payloadKindOf(path: string, type: string): PayloadKind | undefined {
+  if (path === EVENTS_PATH)
+    return type === 'application/x-ndjson' ||
+      type === 'application/jsonl' ||
+      type === 'application/json' ||
+      type === 'text/plain' ||
+      type === ''
+      ? 'event-log'
+      : undefined;
+  if (type === OTLP_CONTENT_TYPES.json) return 'otlp-json';
+  if (type === OTLP_CONTENT_TYPES.protobuf) return 'otlp-protobuf';
+  return undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * serveMetrics — `/metrics`: the routing series (routingSeries) and serve's own, in one exposition.
+ *
+ * Serve's own series say what the receiver did, so a scrape shows whether it keeps up: requests by outcome,
+ * spans (and event lines) received and rejected, decisions received, the window and what it evicted, bytes
+ * taken, forwards by result, and `--out` bytes written and write errors. All counters are cumulative since
+ * start; the window's size and the forward queue are gauges. Pure. No I/O.
+ */
+import type { Forwarder } from './forwardRequests.js';
+import type { OutFile } from './outFile.js';
+import type { ServeRuntime } from './serveRuntime.js';
+
+/** The whole `/metrics` body. */
+export function renderServeMetrics(runtime: ServeRuntime, out?: OutFile, forward?: Forwarder): string {
+  const { counts, window } = { counts: runtime.state.counts, window: runtime.window };
+  const lines: string[] = [];
+  const family = (
+    name: string,
+    type: 'counter' | 'gauge',
+    help: string,
+    samples: [string, number][],
+  ): void => {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples) lines.push(`${name}${labels} ${value}`);
+  };
+  family('routescope_serve_requests_total', 'counter', 'Requests answered, by outcome.', [
+    ['{outcome="accepted"}', counts.requests.accepted],
+    ['{outcome="invalid"}', counts.requests.invalid],
+    ['{outcome="refused"}', counts.requests.refused],
+    ['{outcome="ignored"}', counts.requests.ignored],
+  ]);
+  family(
+    'routescope_serve_spans_received_total',
+    'counter',
+    'Spans (and event-log lines) in accepted requests.',
+    [['', counts.items]],
+  );
+  family(
+    'routescope_serve_spans_rejected_total',
+    'counter',
+    'Spans (and event-log lines) that could not be read, told back as partial success.',
+    [['', counts.rejectedItems]],
+  );
+  family('routescope_serve_decisions_received_total', 'counter', 'Routing decisions received.', [
+    ['', counts.decisionsReceived],
+  ]);
+  family('routescope_serve_received_bytes_total', 'counter', 'Bytes of accepted bodies, as sent.', [
+    ['', counts.wireBytes],
+  ]);
+  family('routescope_serve_window_decisions', 'gauge', 'Decisions the page window holds now.', [
+    ['', window.decisions],
+  ]);
+  family('routescope_serve_window_max_decisions', 'gauge', 'The window limit (--max-decisions).', [
+    ['', window.config.maxDecisions],
+  ]);
+  family('routescope_serve_evicted_total', 'counter', 'Records evicted from the window, oldest first.', [
+    ['{kind="decision"}', window.evicted.decisions],
+    ['{kind="turn"}', window.evicted.turns],
+    ['{kind="misroute"}', window.evicted.misroutes],
+  ]);
+  if (forward !== undefined) {
+    family('routescope_serve_forwarded_total', 'counter', 'Requests handed to --forward, by result.', [
+      ['{result="ok"}', forward.counts.ok],
+      ['{result="failed"}', forward.counts.failed],
+      ['{result="dropped"}', forward.counts.dropped],
+    ]);
+    family('routescope_serve_forward_pending', 'gauge', 'Requests queued for --forward or being sent.', [
+      ['', forward.pending],
+    ]);
+  }
+  if (out !== undefined) {
+    family('routescope_serve_out_bytes_total', 'counter', 'Bytes appended to --out.', [
+      ['', out.written.bytes],
+    ]);
+    family('routescope_serve_out_errors', 'gauge', '1 when a write to --out failed (see stderr), else 0.', [
+      ['', out.error === undefined ? 0 : 1],
+    ]);
+  }
+  return runtime.series.render() + `${lines.join('\n')}\n`;
+}

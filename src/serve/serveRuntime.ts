@@ -1,0 +1,98 @@
+/**
+ * serveRuntime — the one mutable thing of a running `serve`: what has arrived and what it was counted into.
+ *
+ * The receiver hands every body's records to `take`; the window keeps the newest of them for the page, the
+ * routing series count all of them for /metrics, and the receiver's counts say what the requests were. One
+ * record builder and one ReadStats live as long as the process, so a span an exporter sent twice (a retry)
+ * counts once however far apart the two requests came. `revision` moves whenever anything a page shows
+ * changed (a request counted, a record taken), and `onChange` listeners (the live page's event stream) hear of
+ * it. No I/O.
+ */
+import type { PolicyChoice } from '../analyze/policyAudit.js';
+import type { TraceRecord } from '../record/types.js';
+import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
+import { DEFAULT_EVENT_LOG_OPTIONS, type EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
+import { createReadStats } from '../trace/readStats.js';
+import { createDecisionWindow, type DecisionWindow } from './decisionWindow.js';
+import type { IngestContext } from './ingestPayload.js';
+import { createRoutingSeries, type RoutingSeries } from './routingSeries.js';
+import { createReceiverCounts, type ServeState } from './receiverCounts.js';
+
+/** What a runtime is made with. */
+export interface ServeRuntimeOptions {
+  /** The OTLP/HTTP endpoint as an exporter is pointed at it (`http://127.0.0.1:4318`). */
+  readonly endpoint: string;
+  /** @default 20000 */
+  readonly maxDecisions?: number;
+  /** @default 'auto' */
+  readonly policy?: PolicyChoice;
+  readonly events?: EventLogOptions;
+  readonly out?: string;
+  readonly forward?: string;
+}
+
+/** The running state. */
+export interface ServeRuntime {
+  readonly state: ServeState;
+  readonly series: RoutingSeries;
+  readonly ingest: IngestContext;
+  readonly window: DecisionWindow;
+  /** Count the records of one accepted body. */
+  take(records: readonly TraceRecord[]): void;
+  /** Say that something a page shows changed (a request counted). */
+  touch(): void;
+  /** Moves with every change. */
+  readonly revision: number;
+  /** Hear of changes; returns the function that stops listening. */
+  onChange(listener: () => void): () => void;
+}
+
+/** A fresh runtime: nothing received. */
+export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
+  const stats = createReadStats();
+  const builder = createTraceRecordBuilder(stats);
+  const window = createDecisionWindow(
+    options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions },
+  );
+  const series = createRoutingSeries();
+  const counts = createReceiverCounts();
+  const state: ServeState = {
+    window,
+    stats,
+    counts,
+    endpoint: options.endpoint,
+    policy: options.policy ?? 'auto',
+    ...(options.out === undefined ? {} : { out: options.out }),
+    ...(options.forward === undefined ? {} : { forward: options.forward }),
+  };
+  const listeners = new Set<() => void>();
+  let revision = 0;
+  const touch = (): void => {
+    revision++;
+    for (const listener of listeners) listener();
+  };
+  return {
+    state,
+    series,
+    window,
+    ingest: { builder, stats, events: options.events ?? DEFAULT_EVENT_LOG_OPTIONS },
+    take(records) {
+      for (const r of records) {
+        window.add(r);
+        if (r.kind === 'decision') {
+          counts.decisionsReceived++;
+          series.add(r);
+        }
+      }
+      touch();
+    },
+    touch,
+    get revision() {
+      return revision;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * startServe — `routescope serve` as a value: the receiver listening, and how to stop it.
+ *
+ * One Node `http` server on `host:port` (127.0.0.1:4318, the port OTLP/HTTP exporters default to) takes the
+ * exporters' requests and answers Prometheus on `/metrics`. A non-loopback address is used only when asked
+ * for, and then only with a token: starting without one is refused. Timeouts bound a slow client (headers
+ * within `headersTimeoutMs`, the whole request within `requestTimeoutMs`: Node answers 408). `close` stops
+ * taking requests (503 to any that still arrive), waits for those in flight, sends what `--forward` still
+ * holds (at most `flushTimeoutMs`) and flushes `--out`; it resolves when all of that is done.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PolicyChoice } from '../analyze/policyAudit.js';
+import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
+import { createForwarder, type Forwarder } from './forwardRequests.js';
+import { createOtlpReceiver } from './otlpReceiver.js';
+import { openOutFile, type OutFile } from './outFile.js';
+import { renderServeMetrics } from './serveMetrics.js';
+import { createServeRuntime, type ServeRuntime } from './serveRuntime.js';
+
+/** The default receiver port: OTLP/HTTP's own. */
+export const DEFAULT_OTLP_PORT = 4318;
+
+/** How long `close` waits for `--forward` to send what it holds. */
+export const FORWARD_FLUSH_MS = 5000;
+
+/** The default address: this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** How `serve` runs. */
+export interface ServeOptions {
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  readonly token?: string;
+  readonly maxDecisions?: number;
+  readonly maxBody?: number;
+  readonly maxInFlight?: number;
+  readonly bodyBudget?: number;
+  readonly out?: string;
+  readonly forward?: string;
+  readonly forwardHeaders?: Readonly<Record<string, string>>;
+  readonly policy?: PolicyChoice;
+  readonly events?: EventLogOptions;
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** @default FORWARD_FLUSH_MS */
+  readonly flushTimeoutMs?: number;
+  /** Problems, one line each. */
+  readonly log: (line: string) => void;
+}
+
+/** A running serve. */
+export interface RunningServe {
+  readonly runtime: ServeRuntime;
+  /** `http://127.0.0.1:4318`: what OTEL_EXPORTER_OTLP_ENDPOINT is set to. */
+  readonly endpoint: string;
+  /** `http://127.0.0.1:4318/metrics`. */
+  readonly metricsUrl: string;
+  readonly out?: OutFile;
+  readonly forward?: Forwarder;
+  /** Requests being read now. */
+  readonly inFlight: number;
+  close(): Promise<void>;
+}
+
+/** Why serve did not start. */
+export class ServeStartError extends Error {
+  override readonly name = 'ServeStartError';
+}
+
+/** Is `host` this machine only? */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Start serving; rejects with ServeStartError when it cannot (a port in use, a missing token). */
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const host = options.host ?? DEFAULT_HOST;
+  if (!isLoopbackHost(host) && (options.token === undefined || options.token === ''))
+    throw new ServeStartError(
+      `--host ${host} listens beyond this machine: give --token <secret> too (exporters then send Authorization: Bearer <secret>)`,
+    );
+  let out: OutFile | undefined;
+  if (options.out !== undefined) {
+    try {
+      out = await openOutFile(options.out);
+    } catch (error) {
+      throw new ServeStartError(
+        `--out ${options.out}: cannot open it for appending (${(error as Error).message})`,
+      );
+    }
+  }
+  let forwardTarget: string | undefined;
+  if (options.forward !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(options.forward);
+    } catch {
+      throw new ServeStartError(`--forward ${options.forward}: not a URL (give e.g. http://127.0.0.1:14318)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ServeStartError(`--forward ${options.forward}: only http and https are forwarded to`);
+    forwardTarget = url.toString();
+  }
+  const receiverServer = makeServer(options);
+  const otlpPort = await listen(receiverServer, host, options.port ?? DEFAULT_OTLP_PORT, out);
+  const endpoint = `http://${hostForUrl(host)}:${otlpPort}`;
+  const runtime = createServeRuntime({
+    endpoint,
+    ...(options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
+    ...(options.events === undefined ? {} : { events: options.events }),
+    ...(options.out === undefined ? {} : { out: options.out }),
+    ...(forwardTarget === undefined ? {} : { forward: forwardTarget }),
+  });
+  const forward =
+    forwardTarget === undefined
+      ? undefined
+      : createForwarder(forwardTarget, {
+          ...(options.forwardHeaders === undefined ? {} : { headers: options.forwardHeaders }),
+          onChange: runtime.touch,
+          log: options.log,
+        });
+  const receiver = createOtlpReceiver({
+    runtime,
+    log: options.log,
+    metrics: () => renderServeMetrics(runtime, out, forward),
+    ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
+    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
+    ...(options.bodyBudget === undefined ? {} : { bodyBudget: options.bodyBudget }),
+    ...(out === undefined ? {} : { out }),
+    ...(forward === undefined ? {} : { forward }),
+  });
+  receiverServer.on('request', receiver.handle);
+  let closed: Promise<void> | undefined;
+  return {
+    runtime,
+    endpoint,
+    metricsUrl: `${endpoint}/metrics`,
+    ...(out === undefined ? {} : { out }),
+    ...(forward === undefined ? {} : { forward }),
+    get inFlight() {
+      return receiver.inFlight;
+    },
+    close() {
+      closed ??= (async () => {
+        const drained = receiver.drain();
+        const stopped = closeServer(receiverServer);
+        await drained;
+        receiverServer.closeIdleConnections();
+        await forward?.flush(options.flushTimeoutMs ?? FORWARD_FLUSH_MS);
+        receiverServer.closeAllConnections();
+        await stopped;
+        await out?.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+function makeServer(options: ServeOptions): Server {
+  const server = createServer({
+    headersTimeout: options.headersTimeoutMs ?? 10_000,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // How often Node checks those two; its default (30 s) would let a slow client sit long past them.
+    connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 1000),
+    keepAliveTimeout: 5000,
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT';
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+  return server;
+}
+
+async function listen(server: Server, host: string, port: number, out?: OutFile): Promise<number> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await out?.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ServeStartError(
+      code === 'EADDRINUSE'
+        ? `${host}:${port} is in use (a Collector, or another serve?): choose another with --port`
+        : `cannot listen on ${host}:${port} (--port): ${(error as Error).message}`,
+    );
+  }
+  return (server.address() as AddressInfo).port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

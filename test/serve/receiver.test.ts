@@ -1,0 +1,279 @@
+/**
+ * The receiver against what really reaches it: the real OTLP/HTTP exporters (JSON and protobuf), and requests
+ * no exporter would send — garbage, wrong types, oversize bodies, a gzip bomb, a slow client, a missing token.
+ * Every answer is checked for its status and for what the page and /metrics then say.
+ */
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { cliJson } from '../cli/runCliHarness.js';
+import { exportDecisions, startTestServe } from './serveHarness.js';
+import type { RunningServe } from '../../src/serve/startServe.js';
+
+let running: (RunningServe & { logged: string[] }) | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function post(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: Headers }> {
+  const response = await fetch(url, { method: 'POST', body, headers });
+  return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+/** Wait (polling, no fixed sleep) until `condition` holds; fails after 20 s instead of hanging. */
+async function until(condition: () => boolean, what = 'the condition'): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function metrics(serve: RunningServe): Promise<string> {
+  return (await fetch(serve.metricsUrl)).text();
+}
+
+/** The sum of the routing decision series whose labels match `labels` (a regular expression source). */
+function decisionsWhere(text: string, labels: string): number {
+  return [...text.matchAll(/^agentfootprint_routing_decisions_total\{([^}]*)\} (\d+)$/gm)]
+    .filter((m) => new RegExp(labels).test(m[1]!))
+    .reduce((sum, m) => sum + Number(m[2]), 0);
+}
+
+describe('the real exporters', () => {
+  it.each(['json', 'protobuf'] as const)(
+    '%s: every routing span arrives and is counted once',
+    async (encoding) => {
+      running = await startTestServe();
+      const file = join(mkdtempSync(join(tmpdir(), 'rs-serve-')), 'same-spans.jsonl');
+      const kinds = await exportDecisions(running.endpoint, 150, encoding, 'serve-test', file);
+      expect(running.runtime.state.counts.decisionsReceived).toBe(150);
+      expect(running.runtime.window.decisions).toBe(150);
+      expect(running.runtime.state.counts.requests.invalid).toBe(0);
+      // routescope analyze on the very spans the exporter sent, written beside it by a second processor.
+      const analyzed = await cliJson(['analyze', file]);
+      const report = analyzed.json as { decisions: number; verdicts: Record<string, number>; nearTies: number };
+      expect(report.decisions).toBe(150);
+      const text = await metrics(running);
+      expect(decisionsWhere(text, 'service_name="serve-test"')).toBe(report.decisions);
+      for (const kind of ['move', 'stay', 'menu', 'unmatched']) {
+        expect(decisionsWhere(text, `verdict="${kind}"`)).toBe(report.verdicts[kind] ?? 0);
+        expect(report.verdicts[kind] ?? 0).toBe(kinds.filter((k) => k === kind).length);
+      }
+      expect(decisionsWhere(text, 'near_tie="true"')).toBe(report.nearTies);
+      expect(report.nearTies).toBe(50);
+    },
+  );
+
+  it('a retried request (the same spans twice) counts once', async () => {
+    running = await startTestServe();
+    const out = join(mkdtempSync(join(tmpdir(), 'rs-serve-')), 'once.jsonl');
+    await running.close();
+    running = await startTestServe({ out });
+    await exportDecisions(running.endpoint, 10, 'json');
+    await running.close();
+    const line = readFileSync(out, 'utf8').split('\n')[0]!;
+    running = await startTestServe();
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await post(`${running.endpoint}/v1/traces`, line, { 'content-type': 'application/json' })).status,
+      ).toBe(200);
+    expect(running.runtime.state.counts.requests.accepted).toBe(2);
+    expect(running.runtime.state.stats.duplicates).toBeGreaterThan(0);
+    expect(running.runtime.window.decisions).toBe(running.runtime.state.counts.decisionsReceived);
+    expect(running.runtime.window.decisions).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('--out', () => {
+  it('protobuf and JSON requests are both written as OTLP/JSON lines the CLI reads back, whole', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'rs-serve-')), 'received.jsonl');
+    running = await startTestServe({ out });
+    await exportDecisions(running.endpoint, 40, 'protobuf', 'proto-service');
+    await exportDecisions(running.endpoint, 30, 'json', 'json-service');
+    await running.close();
+    running = undefined;
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    for (const l of lines) expect(() => JSON.parse(l) as unknown).not.toThrow();
+    const stats = createReadStats();
+    const services = new Map<string, number>();
+    for await (const r of readTraceInputs([out], stats))
+      if (r.kind === 'decision') services.set(r.service ?? '', (services.get(r.service ?? '') ?? 0) + 1);
+    expect(Object.fromEntries(services)).toEqual({ 'proto-service': 40, 'json-service': 30 });
+    expect(stats.problems).toEqual([]);
+  });
+});
+
+describe('requests no exporter sends', () => {
+  it('garbage JSON is a 400 with a Status saying why, and the page counts it as invalid', async () => {
+    running = await startTestServe();
+    const r = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans": [', {
+      'content-type': 'application/json',
+    });
+    expect(r.status).toBe(400);
+    expect((JSON.parse(r.body) as { message: string }).message).toMatch(/not JSON/);
+    const p = await post(`${running.endpoint}/v1/traces`, Buffer.from([0x0a, 0xff, 0xff]), {
+      'content-type': 'application/x-protobuf',
+    });
+    expect(p.status).toBe(400);
+    expect(running.runtime.state.counts.requests.invalid).toBe(2);
+    expect(running.logged.length).toBe(2);
+  });
+
+  it('a content type it does not read is 415; an unknown path 404; GET 405', async () => {
+    running = await startTestServe();
+    expect((await post(`${running.endpoint}/v1/traces`, 'x', { 'content-type': 'text/xml' })).status).toBe(
+      415,
+    );
+    expect(
+      (await post(`${running.endpoint}/v2/traces`, '{}', { 'content-type': 'application/json' })).status,
+    ).toBe(404);
+    const get = await fetch(`${running.endpoint}/v1/traces`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('metrics and logs are taken and counted as ignored', async () => {
+    running = await startTestServe();
+    const r = await post(`${running.endpoint}/v1/metrics`, '{}', { 'content-type': 'application/json' });
+    expect(r.status).toBe(200);
+    expect(running.runtime.state.counts.requests.ignored).toBe(1);
+  });
+
+  it('a body over --max-body is 413, on the wire and once gunzipped (a gzip bomb)', async () => {
+    running = await startTestServe({ maxBody: 64 * 1024 });
+    const big = Buffer.alloc(100 * 1024, 0x20);
+    expect(
+      (await post(`${running.endpoint}/v1/traces`, big, { 'content-type': 'application/json' })).status,
+    ).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const r = await post(`${running.endpoint}/v1/traces`, bomb, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(r.status).toBe(413);
+    expect(r.body).toMatch(/once decompressed/);
+    expect(running.runtime.state.counts.requests.refused).toBe(2);
+  });
+
+  it('gzip bodies are read; an unknown encoding is 415', async () => {
+    running = await startTestServe();
+    const body = gzipSync(Buffer.from('{"resourceSpans":[]}'));
+    expect(
+      (
+        await post(`${running.endpoint}/v1/traces`, body, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post(`${running.endpoint}/v1/traces`, 'x', {
+          'content-type': 'application/json',
+          'content-encoding': 'br',
+        })
+      ).status,
+    ).toBe(415);
+  });
+
+  it('past the requests in flight it answers 429 with Retry-After, and takes the next one after', async () => {
+    running = await startTestServe({ maxInFlight: 1 });
+    // A request that sends its headers and part of its body, then waits.
+    const slow = request(`${running.endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '100' },
+    });
+    slow.on('error', () => {});
+    slow.write('{"resourceSpans"');
+    await until(() => running!.inFlight === 1);
+    const busy = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+      'content-type': 'application/json',
+    });
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    slow.destroy();
+    await until(() => running!.inFlight === 0);
+    expect(
+      (
+        await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+          'content-type': 'application/json',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('a client that never finishes its request is cut off (408), not waited for', async () => {
+    running = await startTestServe({ requestTimeoutMs: 500, headersTimeoutMs: 400 });
+    const url = new URL(running.endpoint);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
+        );
+      });
+      let got = '';
+      socket.on('data', (d) => (got += d.toString()));
+      socket.on('close', () => resolve(got));
+      socket.on('error', () => resolve(got));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('with --token a request without it is 401; beyond loopback serve refuses to start without one', async () => {
+    running = await startTestServe({ token: 's3cret' });
+    const none = await post(`${running.endpoint}/v1/traces`, '{}', { 'content-type': 'application/json' });
+    expect(none.status).toBe(401);
+    const ok = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+      'content-type': 'application/json',
+      authorization: 'Bearer s3cret',
+    });
+    expect(ok.status).toBe(200);
+    expect((await fetch(running.metricsUrl)).status).toBe(401);
+    expect(
+      (await fetch(running.metricsUrl, { headers: { authorization: 'Bearer s3cret' } })).status,
+    ).toBe(200);
+    await expect(startTestServe({ host: '0.0.0.0' })).rejects.toThrow(/--token/);
+  });
+
+  it('a port in use is a clear start error', async () => {
+    running = await startTestServe();
+    const port = Number(new URL(running.endpoint).port);
+    await expect(startTestServe({ port })).rejects.toThrow(/is in use/);
+  });
+});
+
+describe('event logs', () => {
+  it('the framework event log POSTed as JSON lines is read like the CLI reads the file', async () => {
+    running = await startTestServe();
+    const log = readFileSync(
+      new URL('../../../shared/fixtures/agentfootprint/turn_routed.jsonl', import.meta.url),
+    );
+    const r = await post(`${running.endpoint}/agentfootprint/events`, log, {
+      'content-type': 'application/x-ndjson',
+    });
+    expect(r.status).toBe(200);
+    const stats = createReadStats();
+    let decisions = 0;
+    for await (const rec of readTraceInputs(
+      [new URL('../../../shared/fixtures/agentfootprint/turn_routed.jsonl', import.meta.url).pathname],
+      stats,
+    ))
+      if (rec.kind === 'decision') decisions++;
+    expect(decisions).toBeGreaterThan(0);
+    expect(running.runtime.state.counts.decisionsReceived).toBe(decisions);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * serveHarness — a real `serve` on loopback ports picked by the system, and a real SDK exporting to it.
+ *
+ * The SDK is the one a user runs: BasicTracerProvider, BatchSpanProcessor and the OTLP/HTTP exporter (JSON
+ * or protobuf), with the instrumented decideTier2 wrapper routing real calls. Nothing is registered globally.
+ */
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { OtlpJsonLinesFileExporter } from '../../src/demo/otlpJsonLinesFileExporter.js';
+import { instrumentDecideTier2 } from '../../src/instrument/instrumentDecideTier2.js';
+import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import { startServe, type RunningServe, type ServeOptions } from '../../src/serve/startServe.js';
+
+/** Start serve on free loopback ports; problems it logs are kept in `logged`. */
+export async function startTestServe(
+  options: Partial<ServeOptions> = {},
+): Promise<RunningServe & { logged: string[] }> {
+  const logged: string[] = [];
+  const running = await startServe({
+    host: '127.0.0.1',
+    port: 0,
+    log: (line) => logged.push(line),
+    ...options,
+  });
+  return Object.assign(running, { logged });
+}
+
+/**
+ * Route `turns` decisions through the real SDK and exporter to `endpoint`, then flush; returns the verdict
+ * kinds. With `alsoTo`, the same spans are written to that file too (OTLP/JSON lines), for `analyze` to read.
+ */
+export async function exportDecisions(
+  endpoint: string,
+  turns: number,
+  encoding: 'json' | 'protobuf',
+  service = 'serve-test',
+  alsoTo?: string,
+): Promise<string[]> {
+  const url = `${endpoint}/v1/traces`;
+  const exporter = encoding === 'json' ? new JsonExporter({ url }) : new ProtoExporter({ url });
+  const processors: SpanProcessor[] = [
+    new BatchSpanProcessor(exporter, { maxExportBatchSize: 64, scheduledDelayMillis: 20 }),
+  ];
+  if (alsoTo !== undefined)
+    processors.push(new SimpleSpanProcessor(new OtlpJsonLinesFileExporter({ path: alsoTo })));
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': service }),
+    spanProcessors: processors,
+  });
+  const decide = instrumentDecideTier2(decideTier2, {
+    tracerProvider: provider,
+    routerName: 'desk',
+    scorerName: 'keyword',
+  });
+  const kinds: string[] = [];
+  for (let i = 0; i < turns; i++) {
+    // Every third turn a near-tie, the rest decisive.
+    const gap = i % 3 === 0 ? 0.01 : 0.5;
+    const verdict = decide(
+      [
+        { id: 'billing', score: 1 },
+        { id: 'refunds', score: 1 - gap },
+        { id: 'shipping', score: 0.1 },
+      ],
+      'refunds',
+      { nearTieMargin: 0.05, menuSize: 2 },
+      { floor: 0 },
+    );
+    kinds.push(verdict.kind);
+  }
+  await provider.forceFlush();
+  await provider.shutdown();
+  return kinds;
+}
