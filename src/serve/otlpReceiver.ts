@@ -240,17 +240,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       counts.rejectedItems += outcome.rejected;
       runtime.take(outcome.records);
       if (outcome.rejected > 0) log(`${label}: ${outcome.rejected} not read: ${outcome.message ?? ''}`);
-      return finish(
-        req,
-        res,
-        path,
-        encoding,
-        body.body,
-        body.wire,
-        outcome.rejected,
-        outcome.message,
-        kind,
-      );
+      return finish(req, res, path, encoding, body.body, body.wire, outcome.rejected, outcome.message, kind);
     } finally {
       budget.give(held);
       inFlight--;

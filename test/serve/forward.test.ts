@@ -117,7 +117,9 @@ describe('serve --forward', () => {
     const headers = { 'content-type': 'application/json' };
     const busy = await startTarget(503, '{"code":14,"message":"busy"}');
     const refusing = await serveForwardingTo(busy.url);
-    expect((await fetch(`${refusing.endpoint}/v1/traces`, { method: 'POST', body, headers })).status).toBe(200);
+    expect((await fetch(`${refusing.endpoint}/v1/traces`, { method: 'POST', body, headers })).status).toBe(
+      200,
+    );
     await until(() => refusing.forward!.counts.failed === 1, 'the refusal to be counted');
 
     const down = await serveForwardingTo('http://127.0.0.1:1');

@@ -64,7 +64,11 @@ describe('the real exporters', () => {
       expect(running.runtime.state.counts.requests.invalid).toBe(0);
       // routescope analyze on the very spans the exporter sent, written beside it by a second processor.
       const analyzed = await cliJson(['analyze', file]);
-      const report = analyzed.json as { decisions: number; verdicts: Record<string, number>; nearTies: number };
+      const report = analyzed.json as {
+        decisions: number;
+        verdicts: Record<string, number>;
+        nearTies: number;
+      };
       expect(report.decisions).toBe(150);
       const text = await metrics(running);
       expect(decisionsWhere(text, 'service_name="serve-test"')).toBe(report.decisions);
@@ -243,9 +247,9 @@ describe('requests no exporter sends', () => {
     });
     expect(ok.status).toBe(200);
     expect((await fetch(running.metricsUrl)).status).toBe(401);
-    expect(
-      (await fetch(running.metricsUrl, { headers: { authorization: 'Bearer s3cret' } })).status,
-    ).toBe(200);
+    expect((await fetch(running.metricsUrl, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(
+      200,
+    );
     await expect(startTestServe({ host: '0.0.0.0' })).rejects.toThrow(/--token/);
   });
 

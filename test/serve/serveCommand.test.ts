@@ -140,7 +140,12 @@ describe('createThrottledLog', () => {
   it('lets ten lines through per window, counts the rest, and says them when the next window opens or on flush', () => {
     const written: string[] = [];
     let t = 0;
-    const log = createThrottledLog((l) => written.push(l), 10, 10_000, () => t);
+    const log = createThrottledLog(
+      (l) => written.push(l),
+      10,
+      10_000,
+      () => t,
+    );
     for (let i = 0; i < 13; i++) log(`p${i}`);
     expect(written).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`));
     t = 10_000;

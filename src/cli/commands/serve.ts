@@ -78,8 +78,7 @@ export const serveCommand: CliCommand & {
         type: 'number',
         requiresArg: true,
         default: DEFAULT_DECISION_WINDOW_CONFIG.maxDecisions,
-        describe:
-          'decisions kept, newest first; older ones are evicted and counted (/metrics counts all)',
+        describe: 'decisions kept, newest first; older ones are evicted and counted (/metrics counts all)',
       })
       .option('max-body', {
         type: 'number',
@@ -174,7 +173,8 @@ export function createThrottledLog(
   let shown = 0;
   let held = 0;
   const sayHeld = (): void => {
-    if (held > 0) write(`${formatCount(held)} more ${held === 1 ? 'problem was' : 'problems were'} not shown`);
+    if (held > 0)
+      write(`${formatCount(held)} more ${held === 1 ? 'problem was' : 'problems were'} not shown`);
     held = 0;
   };
   const log = (line: string): void => {

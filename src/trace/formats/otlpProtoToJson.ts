@@ -6,100 +6,33 @@
  * (decodeOtlpProto reads those): resource, scope, every span field, events, links, status, dropped counts and
  * schema URLs. The JSON follows the OTLP/JSON encoding: trace and span ids as hex, enums as numbers, 64-bit
  * integers (times, `intValue`) as decimal strings, exact through BigInt, bytes as base64. Unknown fields are
- * skipped by wire type. Malformed bytes throw `ProtoWireError`. No I/O.
+ * skipped by wire type. The wire itself is read by protoWire, the one cursor decodeOtlpProto reads with too;
+ * this file only maps field numbers to OTLP/JSON names. Malformed bytes throw `ProtoWireError`. No I/O.
  */
-import { ProtoWireError } from './decodeOtlpProto.js';
+import { ProtoWireError, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader } from './protoWire.js';
 
 type Json = Record<string, unknown>;
 
-const VARINT = 0;
-const I64 = 1;
-const LEN = 2;
-const I32 = 5;
+const VARINT = WIRE_VARINT;
+const I64 = WIRE_I64;
+const LEN = WIRE_LEN;
 const MAX_DEPTH = 32;
 
-class Cursor {
-  pos: number;
-  constructor(
-    readonly buf: Buffer,
-    start: number,
-    readonly end: number,
-  ) {
-    this.pos = start;
-  }
-  get done(): boolean {
-    return this.pos >= this.end;
-  }
-  varint(): bigint {
-    let result = 0n;
-    let shift = 0n;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new ProtoWireError('varint runs past the end of the message');
-      const b = this.buf[this.pos++]!;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7n;
-    }
-    throw new ProtoWireError('varint longer than 10 bytes');
-  }
-  small(): number {
-    return Number(BigInt.asUintN(32, this.varint()));
-  }
-  tag(): [number, number] {
-    const t = this.varint();
-    return [Number(t >> 3n), Number(t & 7n)];
-  }
-  need(n: number): void {
-    if (n < 0 || this.pos + n > this.end) throw new ProtoWireError('field runs past the end of the message');
-  }
-  fixed64(): bigint {
-    this.need(8);
-    const v = this.buf.readBigUInt64LE(this.pos);
-    this.pos += 8;
-    return v;
-  }
-  fixed32(): number {
-    this.need(4);
-    const v = this.buf.readUInt32LE(this.pos);
-    this.pos += 4;
-    return v;
-  }
-  double(): number {
-    this.need(8);
-    const v = this.buf.readDoubleLE(this.pos);
-    this.pos += 8;
-    return v;
-  }
-  bytes(): Buffer {
-    const n = Number(this.varint());
-    this.need(n);
-    const b = this.buf.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return b;
-  }
-  sub(): Cursor {
-    const n = Number(this.varint());
-    this.need(n);
-    const c = new Cursor(this.buf, this.pos, this.pos + n);
-    this.pos += n;
-    return c;
-  }
-  string(): string {
-    return this.bytes().toString('utf8');
-  }
-  skip(wire: number): void {
-    if (wire === VARINT) this.varint();
-    else if (wire === I64) this.fixed64();
-    else if (wire === LEN) this.bytes();
-    else if (wire === I32) this.fixed32();
-    else throw new ProtoWireError(`unsupported wire type ${wire}`);
-  }
+/** A length-delimited field's bytes, as a view. */
+function bytesOf(c: WireReader): Buffer {
+  const [s, e] = c.bytes();
+  return c.buf.subarray(s, e);
+}
+
+/** A varint field that holds a 32-bit count or enum. */
+function small(c: WireReader): number {
+  return Number(BigInt.asUintN(32, c.varint64()));
 }
 
 /** Convert one serialized request; throws ProtoWireError when the bytes are not one. */
 export function otlpProtoToJson(bytes: Uint8Array): Json {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const c = new Cursor(buf, 0, buf.length);
+  const c = new WireReader(buf, 0, buf.length);
   const resourceSpans: Json[] = [];
   while (!c.done) {
     const [field, wire] = c.tag();
@@ -109,7 +42,7 @@ export function otlpProtoToJson(bytes: Uint8Array): Json {
   return { resourceSpans };
 }
 
-function readResourceSpans(c: Cursor): Json {
+function readResourceSpans(c: WireReader): Json {
   const out: Json = {};
   const scopeSpans: Json[] = [];
   while (!c.done) {
@@ -123,19 +56,19 @@ function readResourceSpans(c: Cursor): Json {
   return out;
 }
 
-function readResource(c: Cursor): Json {
+function readResource(c: WireReader): Json {
   const attributes: Json[] = [];
   const out: Json = { attributes };
   while (!c.done) {
     const [field, wire] = c.tag();
     if (field === 1 && wire === LEN) attributes.push(readKeyValue(c.sub(), 0));
-    else if (field === 2 && wire === VARINT) out['droppedAttributesCount'] = c.small();
+    else if (field === 2 && wire === VARINT) out['droppedAttributesCount'] = small(c);
     else c.skip(wire);
   }
   return out;
 }
 
-function readScopeSpans(c: Cursor): Json {
+function readScopeSpans(c: WireReader): Json {
   const out: Json = {};
   const spans: Json[] = [];
   while (!c.done) {
@@ -149,7 +82,7 @@ function readScopeSpans(c: Cursor): Json {
   return out;
 }
 
-function readScope(c: Cursor): Json {
+function readScope(c: WireReader): Json {
   const out: Json = {};
   const attributes: Json[] = [];
   while (!c.done) {
@@ -157,32 +90,42 @@ function readScope(c: Cursor): Json {
     if (field === 1 && wire === LEN) out['name'] = c.string();
     else if (field === 2 && wire === LEN) out['version'] = c.string();
     else if (field === 3 && wire === LEN) attributes.push(readKeyValue(c.sub(), 0));
-    else if (field === 4 && wire === VARINT) out['droppedAttributesCount'] = c.small();
+    else if (field === 4 && wire === VARINT) out['droppedAttributesCount'] = small(c);
     else c.skip(wire);
   }
   if (attributes.length > 0) out['attributes'] = attributes;
   return out;
 }
 
-function readSpan(c: Cursor): Json {
+function readSpan(c: WireReader): Json {
   const out: Json = {};
   const attributes: Json[] = [];
   const events: Json[] = [];
   const links: Json[] = [];
   while (!c.done) {
     const [field, wire] = c.tag();
-    switch (wire === LEN ? field : wire === VARINT ? -field : wire === I64 ? 100 + field : 200 + field) {
+    switch (
+      wire === LEN
+        ? field
+        : wire === VARINT
+          ? -field
+          : wire === I64
+            ? 100 + field
+            : wire === WIRE_I32
+              ? 200 + field
+              : 300 + field
+    ) {
       case 1:
-        out['traceId'] = c.bytes().toString('hex');
+        out['traceId'] = bytesOf(c).toString('hex');
         break;
       case 2:
-        out['spanId'] = c.bytes().toString('hex');
+        out['spanId'] = bytesOf(c).toString('hex');
         break;
       case 3:
         out['traceState'] = c.string();
         break;
       case 4: {
-        const parent = c.bytes();
+        const parent = bytesOf(c);
         if (parent.length > 0) out['parentSpanId'] = parent.toString('hex');
         break;
       }
@@ -190,7 +133,7 @@ function readSpan(c: Cursor): Json {
         out['name'] = c.string();
         break;
       case -6:
-        out['kind'] = c.small();
+        out['kind'] = small(c);
         break;
       case 107:
         out['startTimeUnixNano'] = c.fixed64().toString();
@@ -202,19 +145,19 @@ function readSpan(c: Cursor): Json {
         attributes.push(readKeyValue(c.sub(), 0));
         break;
       case -10:
-        out['droppedAttributesCount'] = c.small();
+        out['droppedAttributesCount'] = small(c);
         break;
       case 11:
         events.push(readEvent(c.sub()));
         break;
       case -12:
-        out['droppedEventsCount'] = c.small();
+        out['droppedEventsCount'] = small(c);
         break;
       case 13:
         links.push(readLink(c.sub()));
         break;
       case -14:
-        out['droppedLinksCount'] = c.small();
+        out['droppedLinksCount'] = small(c);
         break;
       case 15:
         out['status'] = readStatus(c.sub());
@@ -227,12 +170,12 @@ function readSpan(c: Cursor): Json {
     }
   }
   out['attributes'] = attributes;
-  if (events.length > 0) out['events'] = events;
-  if (links.length > 0) out['links'] = links;
+  out['events'] = events;
+  out['links'] = links;
   return out;
 }
 
-function readEvent(c: Cursor): Json {
+function readEvent(c: WireReader): Json {
   const out: Json = {};
   const attributes: Json[] = [];
   while (!c.done) {
@@ -240,42 +183,42 @@ function readEvent(c: Cursor): Json {
     if (field === 1 && wire === I64) out['timeUnixNano'] = c.fixed64().toString();
     else if (field === 2 && wire === LEN) out['name'] = c.string();
     else if (field === 3 && wire === LEN) attributes.push(readKeyValue(c.sub(), 0));
-    else if (field === 4 && wire === VARINT) out['droppedAttributesCount'] = c.small();
+    else if (field === 4 && wire === VARINT) out['droppedAttributesCount'] = small(c);
     else c.skip(wire);
   }
   out['attributes'] = attributes;
   return out;
 }
 
-function readLink(c: Cursor): Json {
+function readLink(c: WireReader): Json {
   const out: Json = {};
   const attributes: Json[] = [];
   while (!c.done) {
     const [field, wire] = c.tag();
-    if (field === 1 && wire === LEN) out['traceId'] = c.bytes().toString('hex');
-    else if (field === 2 && wire === LEN) out['spanId'] = c.bytes().toString('hex');
+    if (field === 1 && wire === LEN) out['traceId'] = bytesOf(c).toString('hex');
+    else if (field === 2 && wire === LEN) out['spanId'] = bytesOf(c).toString('hex');
     else if (field === 3 && wire === LEN) out['traceState'] = c.string();
     else if (field === 4 && wire === LEN) attributes.push(readKeyValue(c.sub(), 0));
-    else if (field === 5 && wire === VARINT) out['droppedAttributesCount'] = c.small();
-    else if (field === 6 && wire === I32) out['flags'] = c.fixed32();
+    else if (field === 5 && wire === VARINT) out['droppedAttributesCount'] = small(c);
+    else if (field === 6 && wire === WIRE_I32) out['flags'] = c.fixed32();
     else c.skip(wire);
   }
   out['attributes'] = attributes;
   return out;
 }
 
-function readStatus(c: Cursor): Json {
+function readStatus(c: WireReader): Json {
   const out: Json = {};
   while (!c.done) {
     const [field, wire] = c.tag();
     if (field === 2 && wire === LEN) out['message'] = c.string();
-    else if (field === 3 && wire === VARINT) out['code'] = c.small();
+    else if (field === 3 && wire === VARINT) out['code'] = small(c);
     else c.skip(wire);
   }
   return out;
 }
 
-function readKeyValue(c: Cursor, depth: number): Json {
+function readKeyValue(c: WireReader, depth: number): Json {
   let key = '';
   let value: Json = {};
   while (!c.done) {
@@ -287,26 +230,26 @@ function readKeyValue(c: Cursor, depth: number): Json {
   return { key, value };
 }
 
-function readAnyValue(c: Cursor, depth: number): Json {
+function readAnyValue(c: WireReader, depth: number): Json {
   if (depth > MAX_DEPTH) throw new ProtoWireError(`attribute values nested deeper than ${MAX_DEPTH}`);
   let value: Json = {};
   while (!c.done) {
     const [field, wire] = c.tag();
     if (field === 1 && wire === LEN) value = { stringValue: c.string() };
-    else if (field === 2 && wire === VARINT) value = { boolValue: c.varint() !== 0n };
-    else if (field === 3 && wire === VARINT) value = { intValue: BigInt.asIntN(64, c.varint()).toString() };
+    else if (field === 2 && wire === VARINT) value = { boolValue: c.varint64() !== 0n };
+    else if (field === 3 && wire === VARINT) value = { intValue: BigInt.asIntN(64, c.varint64()).toString() };
     else if (field === 4 && wire === I64) value = { doubleValue: jsonDouble(c.double()) };
     else if (field === 5 && wire === LEN)
       value = { arrayValue: { values: readValues(c.sub(), depth, false) } };
     else if (field === 6 && wire === LEN)
       value = { kvlistValue: { values: readValues(c.sub(), depth, true) } };
-    else if (field === 7 && wire === LEN) value = { bytesValue: c.bytes().toString('base64') };
+    else if (field === 7 && wire === LEN) value = { bytesValue: bytesOf(c).toString('base64') };
     else c.skip(wire);
   }
   return value;
 }
 
-function readValues(c: Cursor, depth: number, keyed: boolean): Json[] {
+function readValues(c: WireReader, depth: number, keyed: boolean): Json[] {
   const values: Json[] = [];
   while (!c.done) {
     const [field, wire] = c.tag();
