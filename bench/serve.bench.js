@@ -41,17 +41,17 @@ diag.setLogger(
   { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
 );
 
-// serve in a child, as a user starts it; read its two URLs from what it prints.
-const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--ui-port', '0'], {
+// serve in a child, as a user starts it; read its URLs from what it prints.
+const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...(process.env.SERVE_ARGS ?? '').split(' ').filter(Boolean)], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const { endpoint, page } = await new Promise((resolve, reject) => {
+const { endpoint, metrics } = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (d) => {
     out += d;
     const e = /OTEL_EXPORTER_OTLP_ENDPOINT=(\S+)\)/.exec(out)?.[1];
-    const p = /live page\s+(\S+)/.exec(out)?.[1];
-    if (e !== undefined && p !== undefined) resolve({ endpoint: e, page: p });
+    const m = /metrics\s+(\S+\/metrics)/.exec(out)?.[1];
+    if (e !== undefined && m !== undefined) resolve({ endpoint: e, metrics: m });
   });
   child.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${out}`)));
 });
@@ -65,14 +65,16 @@ const serveCpuSeconds = () => {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const decisionsTaken = async () => {
-  const text = await new Promise((resolve, reject) => {
-    get(`${page}metrics`, (res) => {
+const metricsText = () =>
+  new Promise((resolve, reject) => {
+    get(metrics, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
       res.on('end', () => resolve(body));
     }).on('error', reject);
   });
+const decisionsTaken = async () => {
+  const text = await metricsText();
   let sum = 0;
   for (const m of text.matchAll(/^agentfootprint_routing_decisions_total\{[^}]*\} (\d+)$/gm))
     sum += Number(m[1]);
@@ -127,6 +129,11 @@ function makeAgent() {
   const cpu = serveCpuSeconds() - cpuBefore;
   console.log(
     `flat out: ${made} decisions made, ${taken} taken by serve in ${seconds.toFixed(1)} s = ${Math.round(rate)} routing spans/s; serve busy ${((100 * cpu) / seconds).toFixed(0)}% of one core (${Math.round(taken / cpu)} spans per CPU second); dropped by the exporter ${dropped.spans}; serve peak RSS ${peakRssMiB().toFixed(0)} MiB`,
+  );
+  const text = await metricsText();
+  const figure = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  console.log(
+    `serve now: window ${figure('routescope_serve_window_bytes').toFixed(1)} MiB packed, V8 heap in use ${figure('nodejs_heap_size_used_bytes').toFixed(0)} MiB, external ${figure('nodejs_external_memory_bytes').toFixed(0)} MiB, RSS ${figure('process_resident_memory_bytes').toFixed(0)} MiB`,
   );
   reportTarget('serve: ≥ 20,000 routing spans/s on one core', `${Math.round(rate)}/s`, rate >= 20_000);
   reportTarget(

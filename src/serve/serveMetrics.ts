@@ -10,8 +10,21 @@ import type { Forwarder } from './forwardRequests.js';
 import type { OutFile } from './outFile.js';
 import type { ServeRuntime } from './serveRuntime.js';
 
+/** The process's own figures, read by the caller (process.memoryUsage, process.cpuUsage). */
+export interface ProcessFigures {
+  readonly residentBytes: number;
+  readonly heapUsedBytes: number;
+  readonly externalBytes: number;
+  readonly cpuSeconds: number;
+}
+
 /** The whole `/metrics` body. */
-export function renderServeMetrics(runtime: ServeRuntime, out?: OutFile, forward?: Forwarder): string {
+export function renderServeMetrics(
+  runtime: ServeRuntime,
+  out?: OutFile,
+  forward?: Forwarder,
+  proc?: ProcessFigures,
+): string {
   const { counts, window } = { counts: runtime.state.counts, window: runtime.window };
   const lines: string[] = [];
   const family = (
@@ -50,6 +63,9 @@ export function renderServeMetrics(runtime: ServeRuntime, out?: OutFile, forward
   family('routescope_serve_window_decisions', 'gauge', 'Decisions the page window holds now.', [
     ['', window.decisions],
   ]);
+  family('routescope_serve_window_bytes', 'gauge', 'Bytes the window holds its records in (packed).', [
+    ['', window.bytes],
+  ]);
   family('routescope_serve_window_max_decisions', 'gauge', 'The window limit (--max-decisions).', [
     ['', window.config.maxDecisions],
   ]);
@@ -74,6 +90,19 @@ export function renderServeMetrics(runtime: ServeRuntime, out?: OutFile, forward
     ]);
     family('routescope_serve_out_errors', 'gauge', '1 when a write to --out failed (see stderr), else 0.', [
       ['', out.error === undefined ? 0 : 1],
+    ]);
+  }
+  if (proc !== undefined) {
+    // The names Prometheus' own client libraries give these, so existing process dashboards read them.
+    family('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.', [
+      ['', proc.residentBytes],
+    ]);
+    family('process_cpu_seconds_total', 'counter', 'User and system CPU time spent in seconds.', [
+      ['', proc.cpuSeconds],
+    ]);
+    family('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap in use, in bytes.', [['', proc.heapUsedBytes]]);
+    family('nodejs_external_memory_bytes', 'gauge', 'Memory outside the V8 heap (buffers), in bytes.', [
+      ['', proc.externalBytes],
     ]);
   }
   return runtime.series.render() + `${lines.join('\n')}\n`;

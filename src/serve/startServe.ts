@@ -15,7 +15,7 @@ import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.j
 import { createForwarder, type Forwarder } from './forwardRequests.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
 import { openOutFile, type OutFile } from './outFile.js';
-import { renderServeMetrics } from './serveMetrics.js';
+import { renderServeMetrics, type ProcessFigures } from './serveMetrics.js';
 import { createServeRuntime, type ServeRuntime } from './serveRuntime.js';
 
 /** The default receiver port: OTLP/HTTP's own. */
@@ -126,7 +126,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const receiver = createOtlpReceiver({
     runtime,
     log: options.log,
-    metrics: () => renderServeMetrics(runtime, out, forward),
+    metrics: () => renderServeMetrics(runtime, out, forward, processFigures()),
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
     ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
@@ -158,6 +158,17 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       })();
       return closed;
     },
+  };
+}
+
+function processFigures(): ProcessFigures {
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return {
+    residentBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    externalBytes: memory.external,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
 }
 

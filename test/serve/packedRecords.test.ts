@@ -1,0 +1,98 @@
+/**
+ * packedRecords — the window's packing loses nothing: any JSON-like value (and what JSON cannot hold: undefined
+ * properties, -0, NaN, the infinities, lone surrogates, a key named __proto__) and every real record comes back
+ * equal in every field, key order included.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
+import { readJsonTraceValue } from '../../src/trace/formats/readJsonTraceValue.js';
+import { createReadStats } from '../../src/trace/readStats.js';
+import { createRecordPacker, MAX_KEYS } from '../../src/serve/packedRecords.js';
+import type { TraceRecord } from '../../src/record/types.js';
+import { propertyRuns } from '../helpers/propertyRuns.js';
+import { recordScenario, toOtlpJson } from '../trace/traceScenario.js';
+
+let real: TraceRecord[];
+beforeAll(async () => {
+  const scenario = await recordScenario();
+  real = [];
+  const stats = createReadStats();
+  readJsonTraceValue(
+    JSON.parse(toOtlpJson(scenario.spans)),
+    { file: 'f', line: 1 },
+    createTraceRecordBuilder(stats),
+    real,
+  );
+});
+
+function roundTrip(value: unknown, packer = createRecordPacker()): unknown {
+  const bytes = Buffer.from(packer.pack(value));
+  return packer.unpack(bytes, 0, bytes.length);
+}
+
+/** Equal, and with the same keys in the same order at every level (toStrictEqual ignores order). */
+function expectSame(actual: unknown, expected: unknown): void {
+  expect(actual).toStrictEqual(expected);
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    expect(Object.keys(actual as object)).toEqual(Object.keys(expected));
+    for (const k of Object.keys(expected))
+      expectSame((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]);
+  } else if (Array.isArray(expected)) expected.forEach((e, i) => expectSame((actual as unknown[])[i], e));
+}
+
+describe('packRecord / unpackRecord', () => {
+  it('every real record of a recorded agent (decisions, turns, misroutes) comes back equal', () => {
+    const packer = createRecordPacker();
+    expect(new Set(real.map((r) => r.kind))).toEqual(new Set(['decision', 'turn', 'misroute']));
+    for (const r of real) expectSame(roundTrip(r, packer), r);
+  });
+
+  it('law: any JSON-like value comes back equal (fast-check)', () => {
+    const packer = createRecordPacker();
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: false, withObjectString: false }), (value) => {
+        expectSame(roundTrip(value, packer), value);
+      }),
+      { numRuns: propertyRuns(300) },
+    );
+  });
+
+  it('what JSON cannot hold: -0, NaN, infinities, undefined properties, lone surrogates, __proto__ as a key', () => {
+    const value = {
+      negativeZero: -0,
+      nan: NaN,
+      up: Infinity,
+      down: -Infinity,
+      missing: undefined,
+      big: 2 ** 53 - 1,
+      small: -(2 ** 30) + 1,
+      edge: 2 ** 30,
+      fraction: 0.1,
+      lone: 'a\ud800b',
+      pair: '😀',
+      text: 'naïve — 日本',
+      empty: '',
+      nested: [[], {}, [null, true, false]],
+    };
+    const withProto = JSON.parse('{"__proto__": {"x": 1}, "y": 2}') as object;
+    expectSame(roundTrip(value), value);
+    const back = roundTrip(withProto) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toEqual(['__proto__', 'y']);
+    expect(back['__proto__']).toEqual({ x: 1 });
+  });
+
+  it('past MAX_KEYS distinct keys the rest are written out in full, and still come back', () => {
+    const packer = createRecordPacker();
+    const many = Object.fromEntries(Array.from({ length: MAX_KEYS + 50 }, (_, i) => [`k${i}`, i]));
+    expectSame(roundTrip(many, packer), many);
+    expectSame(roundTrip({ k3: 1, another: 'one' }, packer), { k3: 1, another: 'one' });
+  });
+
+  it('a record packed is far smaller than its JSON', () => {
+    const packer = createRecordPacker();
+    const decision = real.find((r) => r.kind === 'decision')!;
+    expect(packer.pack(decision).length).toBeLessThan(Buffer.byteLength(JSON.stringify(decision)) / 1.5);
+  });
+});
