@@ -42,9 +42,13 @@ diag.setLogger(
 );
 
 // serve in a child, as a user starts it; read its URLs from what it prints.
-const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...(process.env.SERVE_ARGS ?? '').split(' ').filter(Boolean)], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+// SERVE_NODE_ARGS (e.g. `--cpu-prof`) go to serve's node, SERVE_ARGS to serve itself.
+const words = (name) => (process.env[name] ?? '').split(' ').filter(Boolean);
+const child = spawn(
+  process.execPath,
+  [...words('SERVE_NODE_ARGS'), BIN, 'serve', '--port', '0', ...words('SERVE_ARGS')],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const { endpoint, metrics } = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (d) => {
@@ -133,7 +137,7 @@ function makeAgent() {
   const text = await metricsText();
   const figure = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
   console.log(
-    `serve now: window ${figure('routescope_serve_window_bytes').toFixed(1)} MiB packed, V8 heap in use ${figure('nodejs_heap_size_used_bytes').toFixed(0)} MiB, external ${figure('nodejs_external_memory_bytes').toFixed(0)} MiB, RSS ${figure('process_resident_memory_bytes').toFixed(0)} MiB`,
+    `serve now: window ${figure('routescope_serve_window_bytes').toFixed(1)} MiB packed, V8 heap in use ${figure('nodejs_heap_size_used_bytes').toFixed(0)} of ${figure('nodejs_heap_size_total_bytes').toFixed(0)} MiB, external ${figure('nodejs_external_memory_bytes').toFixed(0)} MiB, RSS ${figure('process_resident_memory_bytes').toFixed(0)} MiB`,
   );
   reportTarget('serve: ≥ 20,000 routing spans/s on one core', `${Math.round(rate)}/s`, rate >= 20_000);
   reportTarget(

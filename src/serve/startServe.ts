@@ -167,6 +167,7 @@ function processFigures(): ProcessFigures {
   return {
     residentBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
+    heapTotalBytes: memory.heapTotal,
     externalBytes: memory.external,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
