@@ -166,8 +166,11 @@ function makeAgent() {
   await provider.forceFlush();
   await provider.shutdown();
   const taken = (await decisionsTaken()) - before;
+  const text = await metricsText();
+  const window = Number(/^routescope_serve_window_decisions (\d+)$/m.exec(text)?.[1]);
+  const rss = Number(/^process_resident_memory_bytes (\d+)$/m.exec(text)?.[1]) / 2 ** 20;
   console.log(
-    `1,000 turns/s for 10 s: ${made} made, ${taken} taken by serve, ${dropped.spans} dropped by the exporter`,
+    `1,000 turns/s for 10 s: ${made} made, ${taken} taken by serve, ${dropped.spans} dropped by the exporter; serve's RSS at the end ${rss.toFixed(0)} MiB with ${window} decisions in the window`,
   );
   reportTarget(
     'serve: at 1,000 turns/s the exporter drops nothing',

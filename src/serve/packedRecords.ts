@@ -206,7 +206,12 @@ export function createRecordPacker(): RecordPacker {
               }
               // A key named __proto__ is a property like any other, never the object's prototype.
               if (k === '__proto__')
-                Object.defineProperty(o, k, { value: read(), enumerable: true, writable: true, configurable: true });
+                Object.defineProperty(o, k, {
+                  value: read(),
+                  enumerable: true,
+                  writable: true,
+                  configurable: true,
+                });
               else o[k] = read();
             }
             return o;

@@ -102,7 +102,9 @@ export function renderServeMetrics(
       ['', proc.cpuSeconds],
     ]);
     family('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap in use, in bytes.', [['', proc.heapUsedBytes]]);
-    family('nodejs_heap_size_total_bytes', 'gauge', 'V8 heap reserved, in bytes.', [['', proc.heapTotalBytes]]);
+    family('nodejs_heap_size_total_bytes', 'gauge', 'V8 heap reserved, in bytes.', [
+      ['', proc.heapTotalBytes],
+    ]);
     family('nodejs_external_memory_bytes', 'gauge', 'Memory outside the V8 heap (buffers), in bytes.', [
       ['', proc.externalBytes],
     ]);
