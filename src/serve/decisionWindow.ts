@@ -52,6 +52,8 @@ export interface DecisionWindow {
   readonly size: number;
   /** Bytes of the chunks held now. */
   readonly bytes: number;
+  /** Distinct short strings the records held now share (packedRecords). */
+  readonly sharedStrings: number;
   /** What was evicted so far. */
   readonly evicted: Readonly<EvictedCounts>;
   /** Moves with every add. */
@@ -133,6 +135,7 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
 
   const evictOldest = (): void => {
     const chunk = chunkOf[head]!;
+    packer.release(chunk.bytes, offsetOf[head]!, offsetOf[head]! + lengthOf[head]!);
     chunkOf[head] = undefined as unknown as Chunk;
     const kind = kindOf[head];
     head = (head + 1) % capacity;
@@ -192,6 +195,9 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
     },
     get bytes() {
       return bytes;
+    },
+    get sharedStrings() {
+      return packer.sharedStrings;
     },
     get evicted() {
       return evicted;

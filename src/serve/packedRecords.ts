@@ -7,11 +7,16 @@
  *
  * The encoding is generic, so every field of every record kind survives, present and future: a tag byte, then
  * the value. Numbers are a zig-zag varint when they are small integers, else the float64 itself (-0, NaN and
- * the infinities included); strings are UTF-8 with their byte length, or UTF-16 when they hold a lone
- * surrogate that UTF-8 cannot carry; arrays and plain objects carry their length and then their items, a key
- * as an index into a table of the keys seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property
- * whose value is `undefined` is kept as such. `unpackRecord(packRecord(r))` is equal to `r` in every field
- * (test/serve/packedRecords.test.ts). Pure. No I/O.
+ * the infinities included). Strings come in four forms:
+ * - lowercase hex of whole bytes (trace and span ids): the bytes, half the length;
+ * - other short strings (skill ids, names, verdicts; up to `SHARED_STRING_MAX` characters): an index into a
+ *   table of strings shared by the records that hold them, each entry counted, and let go by `release` when
+ *   the last record holding it is evicted, so the table never holds more than the window does;
+ * - longer strings: UTF-8 with their byte length;
+ * - strings with a lone surrogate, which UTF-8 cannot carry: UTF-16.
+ * Arrays and plain objects carry their length and then their items, a key as an index into a table of the keys
+ * seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property whose value is `undefined` is kept as
+ * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts). Pure. No I/O.
  */
 
 const TAG_UNDEFINED = 0;
@@ -24,6 +29,14 @@ const TAG_UTF8 = 6;
 const TAG_UTF16 = 7;
 const TAG_ARRAY = 8;
 const TAG_OBJECT = 9;
+const TAG_HEX = 10;
+const TAG_SHARED = 11;
+
+/** Strings up to this many characters go to the shared table (hex ids excepted). */
+export const SHARED_STRING_MAX = 64;
+
+/** Lowercase hex of 1 to 64 whole bytes: a trace, span or parent id. */
+const HEX_ID = /^(?:[0-9a-f]{2}){1,64}$/;
 
 /** Object keys given a table index; further keys are written out in full. */
 export const MAX_KEYS = 4096;
@@ -33,12 +46,19 @@ const SMALL_INT = 2 ** 30;
 /** With the u flag a pair is one code point, so this matches only a surrogate that has no partner. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/** Packs values into bytes and unpacks them; one per window (its key table is its own). */
+/** Packs values into bytes and unpacks them; one per window (its tables are its own). */
 export interface RecordPacker {
-  /** The bytes of `value`: a view of a scratch buffer, valid until the next call to `pack`. */
+  /**
+   * The bytes of `value`: a view of a scratch buffer, valid until the next call to `pack`. The shared strings
+   * it uses are held until `release` is called with the same bytes.
+   */
   pack(value: unknown): Buffer;
   /** The value packed in `bytes[start, end)`. */
   unpack(bytes: Buffer, start: number, end: number): unknown;
+  /** The packed value in `bytes[start, end)` is gone: let go of the shared strings it held. */
+  release(bytes: Buffer, start: number, end: number): void;
+  /** Strings in the shared table now. */
+  readonly sharedStrings: number;
 }
 
 /** A packer with an empty key table. */
@@ -47,6 +67,31 @@ export function createRecordPacker(): RecordPacker {
   const keys: string[] = [];
   let buf = Buffer.allocUnsafeSlow(4096);
   let pos = 0;
+
+  // The shared strings: id → string and its count of holders; ids of let-go entries are used again.
+  const sharedIds = new Map<string, number>();
+  const shared: (string | undefined)[] = [];
+  let holders = new Uint32Array(1024);
+  const freeIds: number[] = [];
+  // The ids one pack refers to, counted only once the pack succeeded.
+  const taken: number[] = [];
+
+  const sharedId = (s: string): number => {
+    let id = sharedIds.get(s);
+    if (id === undefined) {
+      id = freeIds.pop() ?? shared.length;
+      if (id === shared.length) shared.push(s);
+      else shared[id] = s;
+      if (id >= holders.length) {
+        const next = new Uint32Array(holders.length * 2);
+        next.set(holders);
+        holders = next;
+      }
+      sharedIds.set(s, id);
+    }
+    taken.push(id);
+    return id;
+  };
 
   const room = (n: number): void => {
     if (pos + n <= buf.length) return;
@@ -69,6 +114,18 @@ export function createRecordPacker(): RecordPacker {
     buf[pos++] = n;
   };
   const string = (s: string): void => {
+    if (s.length <= 128 && HEX_ID.test(s)) {
+      byte(TAG_HEX);
+      varint(s.length / 2);
+      room(s.length / 2);
+      pos += buf.write(s, pos, 'hex');
+      return;
+    }
+    if (s.length <= SHARED_STRING_MAX && !LONE_SURROGATE.test(s)) {
+      byte(TAG_SHARED);
+      varint(sharedId(s));
+      return;
+    }
     if (LONE_SURROGATE.test(s)) {
       byte(TAG_UTF16);
       varint(s.length);
@@ -136,11 +193,92 @@ export function createRecordPacker(): RecordPacker {
     }
   };
 
+  const letGo = (id: number): void => {
+    sharedIds.delete(shared[id]!);
+    shared[id] = undefined;
+    freeIds.push(id);
+  };
+
+  /** Walk a packed value, calling `onShared` with each shared-string id it holds. */
+  const walk = (bytes: Buffer, start: number, end: number, onShared: (id: number) => void): void => {
+    let at = start;
+    const readVarint = (): number => {
+      let result = 0;
+      let scale = 1;
+      for (;;) {
+        const b = bytes[at++]!;
+        result += (b & 0x7f) * scale;
+        if ((b & 0x80) === 0) return result;
+        scale *= 128;
+      }
+    };
+    const skip = (): void => {
+      const tag = bytes[at++];
+      switch (tag) {
+        case TAG_INT:
+          readVarint();
+          return;
+        case TAG_FLOAT:
+          at += 8;
+          return;
+        case TAG_UTF8:
+        case TAG_HEX: {
+          // Read the length first: `at += readVarint()` would add it to `at` as it was before the varint.
+          const n = readVarint();
+          at += n;
+          return;
+        }
+        case TAG_UTF16: {
+          const n = readVarint();
+          at += n * 2;
+          return;
+        }
+        case TAG_SHARED:
+          onShared(readVarint());
+          return;
+        case TAG_ARRAY: {
+          const n = readVarint();
+          for (let i = 0; i < n; i++) skip();
+          return;
+        }
+        case TAG_OBJECT: {
+          const n = readVarint();
+          for (let i = 0; i < n; i++) {
+            const ref = readVarint();
+            if (ref % 2 === 1) at += (ref - 1) / 2;
+            skip();
+          }
+          return;
+        }
+        default:
+          return;
+      }
+    };
+    skip();
+    if (at !== end) throw new RangeError(`packed record: ${end - at} bytes left over`);
+  };
+
   return {
     pack(v) {
       pos = 0;
-      value(v);
+      taken.length = 0;
+      try {
+        value(v);
+      } catch (error) {
+        // Nothing was packed: entries this call added, held by nobody, go again.
+        for (const id of taken) if (holders[id] === 0 && shared[id] !== undefined) letGo(id);
+        throw error;
+      }
+      for (const id of taken) holders[id]!++;
       return buf.subarray(0, pos);
+    },
+    release(bytes, start, end) {
+      walk(bytes, start, end, (id) => {
+        if (--holders[id]! === 0) letGo(id);
+      });
+    },
+    get sharedStrings() {
+      return sharedIds.size;
     },
     unpack(bytes, start, end) {
       let at = start;
@@ -186,6 +324,14 @@ export function createRecordPacker(): RecordPacker {
             at += n * 2;
             return s;
           }
+          case TAG_HEX: {
+            const n = readVarint();
+            const s = bytes.toString('hex', at, at + n);
+            at += n;
+            return s;
+          }
+          case TAG_SHARED:
+            return shared[readVarint()];
           case TAG_ARRAY: {
             const n = readVarint();
             const items = new Array<unknown>(n);

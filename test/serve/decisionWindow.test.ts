@@ -10,8 +10,26 @@ import { propertyRuns } from '../helpers/propertyRuns.js';
 
 type Kind = TraceRecord['kind'];
 
-function rec(kind: Kind, n: number, pad = 0): TraceRecord {
-  return { kind, n, pad: 'x'.repeat(pad) } as unknown as TraceRecord;
+function rec(kind: Kind, n: number, pad = 0, label = 'a'): TraceRecord {
+  return {
+    kind,
+    n,
+    pad: 'x'.repeat(pad),
+    label,
+    spanId: n.toString(16).padStart(16, '0'),
+  } as unknown as TraceRecord;
+}
+
+/** The distinct strings short enough to be shared (and not hex ids) in the records kept: the model's table. */
+function sharedIn(records: readonly TraceRecord[]): number {
+  const strings = new Set<string>();
+  for (const r of records) {
+    const o = r as unknown as { kind: string; pad: string; label: string };
+    // Lowercase hex of whole bytes is packed as bytes, not shared.
+    for (const s of [o.kind, o.pad, o.label])
+      if (s.length <= 64 && !/^(?:[0-9a-f]{2})+$/.test(s)) strings.add(s);
+  }
+  return strings.size;
 }
 
 /** The window as a list: evict from the front until both limits hold. */
@@ -41,17 +59,24 @@ describe('decisionWindow', () => {
       fc.property(
         fc.integer({ min: 1, max: 40 }),
         fc.constantFrom(0.5, 1, 2),
-        fc.array(fc.tuple(fc.constantFrom<Kind>('decision', 'decision', 'turn', 'misroute'), fc.nat(300)), {
-          maxLength: 400,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom<Kind>('decision', 'decision', 'turn', 'misroute'),
+            fc.nat(100),
+            fc.string({ maxLength: 3 }),
+          ),
+          { maxLength: 400 },
+        ),
         (maxDecisions, otherPerDecision, adds) => {
           const window = createDecisionWindow({ maxDecisions, otherPerDecision });
           const m = model(maxDecisions, otherPerDecision);
-          adds.forEach(([kind, pad], n) => {
-            window.add(rec(kind, n, pad));
-            m.add(rec(kind, n, pad));
+          adds.forEach(([kind, pad, label], n) => {
+            window.add(rec(kind, n, pad, label));
+            m.add(rec(kind, n, pad, label));
           });
           expect([...window.records()]).toEqual(m.kept);
+          // The shared strings are exactly those the kept records hold: none outlives its last holder.
+          expect(window.sharedStrings).toBe(sharedIn(m.kept));
           expect(window.evicted).toEqual(m.evicted);
           expect(window.decisions).toBe(m.kept.filter((r) => r.kind === 'decision').length);
           expect(window.size).toBe(m.kept.length);

@@ -90,6 +90,40 @@ describe('packRecord / unpackRecord', () => {
     expectSame(roundTrip({ k3: 1, another: 'one' }, packer), { k3: 1, another: 'one' });
   });
 
+  it('shared strings are held while a packed value holds them, and let go with the last one', () => {
+    const packer = createRecordPacker();
+    const a = Buffer.from(packer.pack({ id: 'billing', to: 'refunds' }));
+    const b = Buffer.from(packer.pack({ id: 'billing' }));
+    expect(packer.sharedStrings).toBe(2);
+    packer.release(a, 0, a.length);
+    expect(packer.sharedStrings).toBe(1);
+    expect(packer.unpack(b, 0, b.length)).toEqual({ id: 'billing' });
+    packer.release(b, 0, b.length);
+    expect(packer.sharedStrings).toBe(0);
+    // An id let go is used again, for another string, and reads back as that one.
+    const c = Buffer.from(packer.pack({ id: 'shipping' }));
+    expect(packer.unpack(c, 0, c.length)).toEqual({ id: 'shipping' });
+  });
+
+  it('a value that cannot be packed (a function) throws and leaves no shared string behind', () => {
+    const packer = createRecordPacker();
+    expect(() => packer.pack({ name: 'new-one', f: () => 1 })).toThrow(TypeError);
+    expect(packer.sharedStrings).toBe(0);
+  });
+
+  it('hex ids are packed as their bytes, and read back lowercase as they were', () => {
+    const packer = createRecordPacker();
+    const ids = {
+      traceId: '65286fc8d70d20c38201b660c5e3ab21',
+      spanId: '52fcf47ad3abd495',
+      upper: 'ABCD',
+      odd: 'abc',
+    };
+    const bytes = Buffer.from(packer.pack(ids));
+    expect(packer.unpack(bytes, 0, bytes.length)).toEqual(ids);
+    expect(bytes.length).toBeLessThan(JSON.stringify(ids).length / 2);
+  });
+
   it('a record packed is far smaller than its JSON', () => {
     const packer = createRecordPacker();
     const decision = real.find((r) => r.kind === 'decision')!;
