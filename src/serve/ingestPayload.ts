@@ -1,13 +1,15 @@
 /**
  * ingestPayload — one received body, already decompressed, through the CLI's own readers into records.
  *
- * `serve` reads nothing its own way: an OTLP/JSON request goes through readJsonTraceValue, a protobuf one
- * through decodeOtlpProtoRequest, an agentfootprint event log (JSON lines) through readOneInput, and all of
- * them through the one record builder the server keeps, so a span an exporter retried counts once, exactly as
- * a span written twice into files does. What the body held is told back for the OTLP response: spans
- * accepted, and spans rejected (a routing span that could not be decoded) with the first reason, which is the
- * partial success of the OTLP/HTTP protocol. A body that is not what its route reads is an `invalid` outcome
- * with the reason; nothing is half-counted then. No I/O.
+ * `serve` reads nothing its own way. An OTLP/JSON request is read as a line of a file is: through the fast path
+ * (fastPath/readWithoutParsing, which parses only the routing spans of a request in the exporters' plain
+ * shape), else parsed whole and read by readJsonTraceValue. A protobuf one goes through decodeOtlpProtoRequest,
+ * and an agentfootprint event log (JSON lines) through readOneInput. All of them go through the one record
+ * builder the server keeps, so a span an exporter retried counts once, exactly as a span written twice into
+ * files does. What the body held is told back for the OTLP response: spans accepted, and spans rejected (a
+ * routing span that could not be decoded) with the first reason, which is the partial success of the OTLP/HTTP
+ * protocol. A body that is not what its route reads is an `invalid` outcome with the reason; nothing is
+ * half-counted then. No I/O.
  */
 import { InputError } from '../trace/inputError.js';
 import type { TraceRecordBuilder } from '../trace/buildTraceRecords.js';
@@ -15,6 +17,7 @@ import { decodeOtlpProtoRequest, ProtoWireError } from '../trace/formats/decodeO
 import type { FileContext } from '../trace/formats/fileContext.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
+import { readWithoutParsing } from '../trace/formats/fastPath/readWithoutParsing.js';
 import { readOneInput } from '../trace/formats/readOneInput.js';
 import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
@@ -63,25 +66,27 @@ export async function ingestPayload(
         decodeOtlpProtoRequest(body, source, ctx.builder, out);
         break;
       case 'otlp-json': {
-        let value: unknown;
-        try {
-          value = JSON.parse(body.toString('utf8'));
-        } catch (error) {
-          return { kind: 'invalid', reason: `the body is not JSON: ${(error as Error).message}` };
+        // A file's line goes the same way: the fast path parses only the routing spans of a request in the
+        // exporters' plain shape; anything else (or any doubt) is parsed whole.
+        let shape: string | undefined;
+        const file = fileContext(label, ctx);
+        const scanned = readWithoutParsing(file, body, 0, out, (_, value, __, into) => {
+          shape = readJsonTraceValue(value, source, ctx.builder, into);
+        });
+        if (!scanned) {
+          let value: unknown;
+          try {
+            value = JSON.parse(body.toString('utf8'));
+          } catch (error) {
+            return { kind: 'invalid', reason: `the body is not JSON: ${(error as Error).message}` };
+          }
+          shape = readJsonTraceValue(value, source, ctx.builder, out);
         }
-        const reason = readJsonTraceValue(value, source, ctx.builder, out);
-        if (reason !== undefined) return { kind: 'invalid', reason };
+        if (shape !== undefined) return { kind: 'invalid', reason: shape };
         break;
       }
       case 'event-log': {
-        const file: FileContext = {
-          file: label,
-          named: true,
-          stats,
-          builder: ctx.builder,
-          events: ctx.events,
-          line: 0,
-        };
+        const file = fileContext(label, ctx);
         for await (const record of readOneInput(file, oneChunk(body), body.length)) out.push(record);
         break;
       }
@@ -105,6 +110,10 @@ export async function ingestPayload(
     rejected: problems,
     ...(reason === undefined ? {} : { message: reason }),
   };
+}
+
+function fileContext(label: string, ctx: IngestContext): FileContext {
+  return { file: label, named: true, stats: ctx.stats, builder: ctx.builder, events: ctx.events, line: 0 };
 }
 
 async function* oneChunk(body: Buffer): AsyncGenerator<Buffer> {
