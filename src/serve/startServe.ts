@@ -44,6 +44,8 @@ export interface ServeOptions {
   readonly events?: EventLogOptions;
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** Bytes waiting for the disk before the receiver answers 503. @default OUT_HIGH_WATER */
+  readonly outHighWater?: number;
   /** @default FORWARD_FLUSH_MS */
   readonly flushTimeoutMs?: number;
   /** Problems, one line each. */
@@ -85,7 +87,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   let out: OutFile | undefined;
   if (options.out !== undefined) {
     try {
-      out = await openOutFile(options.out);
+      out = await openOutFile(options.out, options.outHighWater);
     } catch (error) {
       throw new ServeStartError(
         `--out ${options.out}: cannot open it for appending (${(error as Error).message})`,

@@ -3,10 +3,11 @@
  * no exporter would send — garbage, wrong types, oversize bodies, a gzip bomb, a slow client, a missing token.
  * Every answer is checked for its status and for what the page and /metrics then say.
  */
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -16,6 +17,8 @@ import { createReadStats } from '../../src/trace/readStats.js';
 import { cliJson } from '../cli/runCliHarness.js';
 import { exportDecisions, startTestServe } from './serveHarness.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
+import { createOtlpReceiver } from '../../src/serve/otlpReceiver.js';
+import { createServeRuntime } from '../../src/serve/serveRuntime.js';
 
 let running: (RunningServe & { logged: string[] }) | undefined;
 afterEach(async () => {
@@ -102,11 +105,13 @@ describe('the real exporters', () => {
 });
 
 describe('--out', () => {
-  it('protobuf and JSON requests are both written as OTLP/JSON lines the CLI reads back, whole', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'rs-serve-')), 'received.jsonl');
+  it('protobuf and JSON requests are both written as OTLP/JSON lines, and analyze of the file gives the report of the same spans', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-serve-'));
+    const out = join(dir, 'received.jsonl');
+    const same = join(dir, 'same-spans.jsonl');
     running = await startTestServe({ out });
-    await exportDecisions(running.endpoint, 40, 'protobuf', 'proto-service');
-    await exportDecisions(running.endpoint, 30, 'json', 'json-service');
+    await exportDecisions(running.endpoint, 40, 'protobuf', 'proto-service', same);
+    await exportDecisions(running.endpoint, 30, 'json', 'json-service', same);
     await running.close();
     running = undefined;
     const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -117,6 +122,27 @@ describe('--out', () => {
       if (r.kind === 'decision') services.set(r.service ?? '', (services.get(r.service ?? '') ?? 0) + 1);
     expect(Object.fromEntries(services)).toEqual({ 'proto-service': 40, 'json-service': 30 });
     expect(stats.problems).toEqual([]);
+    // The whole analyze report, but for what names the file it read.
+    const fromOut = (await cliJson(['analyze', out])).json;
+    const fromSame = (await cliJson(['analyze', same])).json;
+    const { input: inputOut, ...reportOut } = fromOut;
+    const { input: inputSame, ...reportSame } = fromSame;
+    expect(reportOut).toEqual(reportSame);
+    expect(reportOut['decisions']).toBe(70);
+    // What was read agrees too, but for the lines: one a request in --out, one a span in the other file.
+    for (const key of [
+      'spans',
+      'routingSpans',
+      'turnSpans',
+      'nonRoutingSpans',
+      'duplicates',
+      'records',
+      'problems',
+    ])
+      expect((inputOut as Record<string, unknown>)[key], key).toEqual(
+        (inputSame as Record<string, unknown>)[key],
+      );
+    expect((inputOut as { problems: number }).problems).toBe(0);
   });
 });
 
@@ -218,6 +244,150 @@ describe('requests no exporter sends', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('nothing already kept is lost to garbage, a wrong type, an oversize body, a gzip bomb or a slow client', async () => {
+    running = await startTestServe({ maxBody: 256 * 1024, requestTimeoutMs: 500, headersTimeoutMs: 400 });
+    await exportDecisions(running.endpoint, 20, 'json');
+    const kept = (): number => running!.runtime.window.decisions;
+    expect(kept()).toBe(20);
+    const url = `${running.endpoint}/v1/traces`;
+    const json = { 'content-type': 'application/json' };
+    expect((await post(url, '{"resourceSpans": [', json)).status).toBe(400);
+    expect(
+      (await post(url, Buffer.from([0x0a, 0xff]), { 'content-type': 'application/x-protobuf' })).status,
+    ).toBe(400);
+    expect((await post(url, '{}', { 'content-type': 'text/csv' })).status).toBe(415);
+    expect((await post(url, Buffer.alloc(300 * 1024, 0x20), json)).status).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
+    expect((await post(url, bomb, { ...json, 'content-encoding': 'gzip' })).status).toBe(413);
+    const endpoint = new URL(running.endpoint);
+    const slow = await new Promise<string>((resolve) => {
+      const socket = connect(Number(endpoint.port), endpoint.hostname, () =>
+        socket.write(
+          'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 80\r\n\r\n{',
+        ),
+      );
+      let got = '';
+      socket.on('data', (d) => (got += d.toString()));
+      socket.on('close', () => resolve(got));
+      socket.on('error', () => resolve(got));
+    });
+    expect(slow).toMatch(/^HTTP\/1\.1 408/);
+    expect(kept()).toBe(20);
+    expect(decisionsWhere(await metrics(running), 'service_name="serve-test"')).toBe(20);
+    // And serve still takes what comes next.
+    await exportDecisions(running.endpoint, 5, 'protobuf');
+    expect(kept()).toBe(25);
+  });
+
+  it('while serve is stopping a request is 503 with Retry-After, and the one in flight is finished with 200', async () => {
+    // The receiver behind a server the test keeps listening, so a request can still arrive after drain().
+    const runtime = createServeRuntime({ endpoint: 'http://127.0.0.1' });
+    const receiver = createOtlpReceiver({ runtime, log: () => undefined, metrics: () => '' });
+    const server = createServer(receiver.handle);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+      const body = '{"resourceSpans":[]}';
+      const inFlight = request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      });
+      const answered = new Promise<number>((resolve, reject) => {
+        inFlight.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        inFlight.on('error', reject);
+      });
+      inFlight.write(body.slice(0, 5));
+      await until(() => receiver.inFlight === 1, 'the request to be in flight');
+      let drained = false;
+      const draining = receiver.drain().then(() => (drained = true));
+      const late = await post(url, body, { 'content-type': 'application/json' });
+      expect(late.status).toBe(503);
+      expect(late.headers.get('retry-after')).toBe('1');
+      expect((JSON.parse(late.body) as { message: string }).message).toMatch(/shutting down/);
+      expect(drained).toBe(false);
+      inFlight.end(body.slice(5));
+      expect(await answered).toBe(200);
+      await draining;
+      expect(runtime.state.counts.requests).toMatchObject({ accepted: 1, refused: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('while --out is writing behind (a reader that never reads), requests are 503 with Retry-After, and taken again once it drains', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-serve-fifo-'));
+    const fifo = join(dir, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Open the reading end first (without waiting for a writer), and read nothing: the pipe fills.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      running = await startTestServe({ out: fifo, outHighWater: 1024 });
+      // One request whose line is larger than the pipe holds (64 KiB): the rest waits in the stream.
+      const big = JSON.stringify({
+        resourceSpans: [
+          {
+            resource: { attributes: [] },
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: '0af7651916cd43dd8448eb211c80319c',
+                    spanId: 'b7ad6b7169203331',
+                    name: 'plain',
+                    attributes: [{ key: 'big', value: { stringValue: 'x'.repeat(200_000) } }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(
+        (await post(`${running.endpoint}/v1/traces`, big, { 'content-type': 'application/json' })).status,
+      ).toBe(200);
+      await until(() => running!.out!.backedUp, '--out to back up');
+      const r = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+        'content-type': 'application/json',
+      });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect((JSON.parse(r.body) as { message: string }).message).toMatch(/--out is writing behind/);
+      // Drain the pipe: the receiver takes requests again.
+      const chunk = Buffer.alloc(65536);
+      await until(() => {
+        try {
+          while (readSync(reader, chunk) > 0);
+        } catch {
+          // EAGAIN: nothing to read right now.
+        }
+        return !running!.out!.backedUp;
+      }, '--out to drain');
+      const again = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+        'content-type': 'application/json',
+      });
+      expect(again.status).toBe(200);
+      // Stop, reading what is still written until serve has flushed and closed the file.
+      let closed = false;
+      const closing = running.close().then(() => (closed = true));
+      await until(() => {
+        try {
+          while (readSync(reader, chunk) > 0);
+        } catch {
+          // EAGAIN
+        }
+        return closed;
+      }, 'serve to flush --out and stop');
+      await closing;
+      running = undefined;
+    } finally {
+      closeSync(reader);
+    }
   });
 
   it('a client that never finishes its request is cut off (408), not waited for', async () => {
