@@ -41,7 +41,7 @@ export interface ForwarderOptions {
   readonly concurrency?: number;
   /** @default FORWARD_TIMEOUT_MS */
   readonly timeoutMs?: number;
-  /** Called after each outcome (a page or /metrics may show it). */
+  /** Called after each outcome (the runtime's change signal). */
   readonly onChange?: () => void;
   /** One line for each failure and drop. */
   readonly log?: (line: string) => void;

@@ -102,7 +102,7 @@ export async function ingestPayload(
     problems === 0
       ? undefined
       : (stats.problems[keptBefore]?.reason ??
-        `${problems} could not be read (see the page's input problems)`);
+        `${problems} could not be read (each is a line on serve's stderr)`);
   return {
     kind: 'accepted',
     records: out,

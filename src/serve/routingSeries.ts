@@ -4,7 +4,7 @@
  * The same series the instrumentation's direct metrics reach Prometheus as (`agentfootprint_routing_decisions_total`
  * and the `agentfootprint_routing_gap` histogram, names and labels from semconv/metricNames.ts, buckets
  * DEFAULT_GAP_HISTOGRAM_BOUNDARIES), so the shipped direct alert rules and dashboard work against `serve` with a
- * scrape config alone. Counters are cumulative over everything received, never over the page's window: a
+ * scrape config alone. Counters are cumulative over everything received, never over the window: a
  * Prometheus counter must not go down when a decision is evicted. `service_name` is added from the span's
  * resource. Label sets are capped (`maxSeries`); a decision of a further set is counted in
  * `routescope_serve_series_overflow_total` instead, never lost without a trace. Pure. No I/O.

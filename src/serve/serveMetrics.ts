@@ -61,7 +61,7 @@ export function renderServeMetrics(
   family('routescope_serve_received_bytes_total', 'counter', 'Bytes of accepted bodies, as sent.', [
     ['', counts.wireBytes],
   ]);
-  family('routescope_serve_window_decisions', 'gauge', 'Decisions the page window holds now.', [
+  family('routescope_serve_window_decisions', 'gauge', 'Decisions the window holds now.', [
     ['', window.decisions],
   ]);
   family('routescope_serve_window_bytes', 'gauge', 'Bytes the window holds its records in (packed).', [

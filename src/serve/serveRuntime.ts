@@ -1,12 +1,12 @@
 /**
  * serveRuntime — the one mutable thing of a running `serve`: what has arrived and what it was counted into.
  *
- * The receiver hands every body's records to `take`; the window keeps the newest of them for the page, the
- * routing series count all of them for /metrics, and the receiver's counts say what the requests were. One
- * record builder and one ReadStats live as long as the process, so a span an exporter sent twice (a retry)
- * counts once while its key is among the newest the duplicate filter remembers (SERVE_DEDUPE_GENERATION). `revision` moves whenever anything a page shows
- * changed (a request counted, a record taken), and `onChange` listeners (the live page's event stream) hear of
- * it. No I/O.
+ * The receiver hands every body's records to `take`; the window keeps the newest of them, the routing series
+ * count all of them for /metrics, and the receiver's counts say what the requests were. One record builder and
+ * one ReadStats live as long as the process, so a span an exporter sent twice (a retry) counts once while its
+ * key is among the newest the duplicate filter remembers (SERVE_DEDUPE_GENERATION). `revision` moves whenever
+ * anything changed (a request counted, a record taken, a forward's outcome), and `onChange` listeners hear of
+ * it: the signal a view of the running serve redraws on. No I/O.
  */
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { TraceRecord } from '../record/types.js';
@@ -46,7 +46,7 @@ export interface ServeRuntime {
   readonly window: DecisionWindow;
   /** Count the records of one accepted body. */
   take(records: readonly TraceRecord[]): void;
-  /** Say that something a page shows changed (a request counted). */
+  /** Say that something changed (a request counted, a forward's outcome). */
   touch(): void;
   /** Moves with every change. */
   readonly revision: number;
