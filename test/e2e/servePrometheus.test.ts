@@ -1,7 +1,8 @@
 /**
  * serve's /metrics scraped by a real Prometheus with the shipped direct rules: the routing counters serve
  * computes from received spans give the near-tie rate the test routed, through the alert's recording rule, and
- * the near-tie alert goes pending. Nothing but a scrape config points Prometheus at serve.
+ * the near-tie alert goes pending. Nothing but a scrape config points Prometheus at serve. And `promtool check
+ * metrics` finds nothing to say about the exposition.
  *
  * The real `prometheus` binary (Debian package; fails, not skips, without it) runs on loopback with temp
  * storage, scraping every second. The spans come from the real SDK and OTLP/HTTP exporter.
@@ -140,4 +141,19 @@ describe('serve /metrics through a real Prometheus and the shipped rules', () =>
     expect(alert.labels.agentfootprint_routing_router).toBe('desk');
     expect(['pending', 'firing']).toContain(alert.state);
   }, 90_000);
+
+  it('/metrics passes `promtool check metrics`, the exposition lint, with every family serve writes', async () => {
+    const text = await (await fetch(serve.metricsUrl)).text();
+    for (const family of [
+      PROM_ROUTING_DECISIONS_TOTAL,
+      'agentfootprint_routing_gap_bucket',
+      'routescope_serve_requests_total',
+      'routescope_serve_window_bytes',
+      'process_resident_memory_bytes',
+    ])
+      expect(text).toContain(`\n${family}`);
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe('');
+  });
 });
