@@ -19,6 +19,7 @@ import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.j
 import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
 import { readWithoutParsing } from '../trace/formats/fastPath/readWithoutParsing.js';
 import { readOneInput } from '../trace/formats/readOneInput.js';
+import { countProblems } from '../trace/readStats.js';
 import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
 
@@ -57,7 +58,7 @@ export async function ingestPayload(
   const spansBefore = stats.spans;
   const eventsBefore = stats.events;
   const keptBefore = stats.problems.length;
-  const problemsBefore = keptBefore + stats.problemsDropped;
+  const problemsBefore = countProblems(stats);
   const out: TraceRecord[] = [];
   const source = { file: label, line: 0 };
   try {
@@ -97,7 +98,7 @@ export async function ingestPayload(
     if (error instanceof InputError) return { kind: 'invalid', reason: error.message };
     throw error;
   }
-  const problems = stats.problems.length + stats.problemsDropped - problemsBefore;
+  const problems = countProblems(stats) - problemsBefore;
   const reason =
     problems === 0
       ? undefined
