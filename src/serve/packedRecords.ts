@@ -16,8 +16,10 @@
  * - strings with a lone surrogate, which UTF-8 cannot carry: UTF-16.
  * Arrays and plain objects carry their length and then their items, a key as an index into a table of the keys
  * seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property whose value is `undefined` is kept as
- * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts). Pure. No I/O.
+ * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts). The varints are
+ * protobuf's, read with trace's one wire reader (protoWire). Pure. No I/O.
  */
+import { WireReader } from '../trace/formats/protoWire.js';
 
 const TAG_UNDEFINED = 0;
 const TAG_NULL = 1;
@@ -201,51 +203,41 @@ export function createRecordPacker(): RecordPacker {
 
   /** Walk a packed value, calling `onShared` with each shared-string id it holds. */
   const walk = (bytes: Buffer, start: number, end: number, onShared: (id: number) => void): void => {
-    let at = start;
-    const readVarint = (): number => {
-      let result = 0;
-      let scale = 1;
-      for (;;) {
-        const b = bytes[at++]!;
-        result += (b & 0x7f) * scale;
-        if ((b & 0x80) === 0) return result;
-        scale *= 128;
-      }
-    };
+    const r = new WireReader(bytes, start, end);
     const skip = (): void => {
-      const tag = bytes[at++];
+      const tag = bytes[r.pos++];
       switch (tag) {
         case TAG_INT:
-          readVarint();
+          r.varint();
           return;
         case TAG_FLOAT:
-          at += 8;
+          r.pos += 8;
           return;
         case TAG_UTF8:
         case TAG_HEX: {
-          // Read the length first: `at += readVarint()` would add it to `at` as it was before the varint.
-          const n = readVarint();
-          at += n;
+          // Read the length first: `r.pos += r.varint()` would add it to `pos` as it was before the varint.
+          const n = r.varint();
+          r.pos += n;
           return;
         }
         case TAG_UTF16: {
-          const n = readVarint();
-          at += n * 2;
+          const n = r.varint();
+          r.pos += n * 2;
           return;
         }
         case TAG_SHARED:
-          onShared(readVarint());
+          onShared(r.varint());
           return;
         case TAG_ARRAY: {
-          const n = readVarint();
+          const n = r.varint();
           for (let i = 0; i < n; i++) skip();
           return;
         }
         case TAG_OBJECT: {
-          const n = readVarint();
+          const n = r.varint();
           for (let i = 0; i < n; i++) {
-            const ref = readVarint();
-            if (ref % 2 === 1) at += (ref - 1) / 2;
+            const ref = r.varint();
+            if (ref % 2 === 1) r.pos += (ref - 1) / 2;
             skip();
           }
           return;
@@ -255,7 +247,7 @@ export function createRecordPacker(): RecordPacker {
       }
     };
     skip();
-    if (at !== end) throw new RangeError(`packed record: ${end - at} bytes left over`);
+    if (r.pos !== end) throw new RangeError(`packed record: ${end - r.pos} bytes left over`);
   };
 
   return {
@@ -281,19 +273,15 @@ export function createRecordPacker(): RecordPacker {
       return sharedIds.size;
     },
     unpack(bytes, start, end) {
-      let at = start;
-      const readVarint = (): number => {
-        let result = 0;
-        let scale = 1;
-        for (;;) {
-          const b = bytes[at++]!;
-          result += (b & 0x7f) * scale;
-          if ((b & 0x80) === 0) return result;
-          scale *= 128;
-        }
+      const r = new WireReader(bytes, start, end);
+      /** The next `n` bytes as a string in `encoding`. */
+      const text = (encoding: BufferEncoding, n: number): string => {
+        const t = bytes.toString(encoding, r.pos, r.pos + n);
+        r.pos += n;
+        return t;
       };
       const read = (): unknown => {
-        const tag = bytes[at++];
+        const tag = bytes[r.pos++];
         switch (tag) {
           case TAG_UNDEFINED:
             return undefined;
@@ -304,52 +292,31 @@ export function createRecordPacker(): RecordPacker {
           case TAG_TRUE:
             return true;
           case TAG_INT: {
-            const z = readVarint();
+            const z = r.varint();
             return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
           }
-          case TAG_FLOAT: {
-            const d = bytes.readDoubleLE(at);
-            at += 8;
-            return d;
-          }
-          case TAG_UTF8: {
-            const n = readVarint();
-            const s = bytes.toString('utf8', at, at + n);
-            at += n;
-            return s;
-          }
-          case TAG_UTF16: {
-            const n = readVarint();
-            const s = bytes.toString('utf16le', at, at + n * 2);
-            at += n * 2;
-            return s;
-          }
-          case TAG_HEX: {
-            const n = readVarint();
-            const s = bytes.toString('hex', at, at + n);
-            at += n;
-            return s;
-          }
+          case TAG_FLOAT:
+            return r.double();
+          case TAG_UTF8:
+            return text('utf8', r.varint());
+          case TAG_UTF16:
+            return text('utf16le', r.varint() * 2);
+          case TAG_HEX:
+            return text('hex', r.varint());
           case TAG_SHARED:
-            return shared[readVarint()];
+            return shared[r.varint()];
           case TAG_ARRAY: {
-            const n = readVarint();
+            const n = r.varint();
             const items = new Array<unknown>(n);
             for (let i = 0; i < n; i++) items[i] = read();
             return items;
           }
           case TAG_OBJECT: {
-            const n = readVarint();
+            const n = r.varint();
             const o: Record<string, unknown> = {};
             for (let i = 0; i < n; i++) {
-              const ref = readVarint();
-              let k: string;
-              if (ref % 2 === 0) k = keys[ref / 2]!;
-              else {
-                const len = (ref - 1) / 2;
-                k = bytes.toString('utf8', at, at + len);
-                at += len;
-              }
+              const ref = r.varint();
+              const k = ref % 2 === 0 ? keys[ref / 2]! : text('utf8', (ref - 1) / 2);
               // A key named __proto__ is a property like any other, never the object's prototype.
               if (k === '__proto__')
                 Object.defineProperty(o, k, {
@@ -363,11 +330,11 @@ export function createRecordPacker(): RecordPacker {
             return o;
           }
           default:
-            throw new RangeError(`packed record: unknown tag ${tag} at byte ${at - 1 - start}`);
+            throw new RangeError(`packed record: unknown tag ${tag} at byte ${r.pos - 1 - start}`);
         }
       };
       const result = read();
-      if (at !== end) throw new RangeError(`packed record: ${end - at} bytes left over`);
+      if (r.pos !== end) throw new RangeError(`packed record: ${end - r.pos} bytes left over`);
       return result;
     },
   };

@@ -11,10 +11,7 @@
  * The same mix is routed twice, one scrape apart, so every series starts at the same value it then gains: rate()
  * extrapolates every series by the same factor and the ratio of rates is the ratio of counts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
@@ -32,6 +29,12 @@ import {
   RESOURCE_DEPLOYMENT_ENVIRONMENT_NAME,
 } from '../../src/semconv/metricNames.js';
 import { decideTier2 } from '../../src/policy/routingPolicy.js';
+import {
+  freePort,
+  startPrometheus,
+  type PrometheusServer,
+  type Sample,
+} from '../helpers/prometheusServer.js';
 import type { IntentScore, RoutingPolicy, Tier2Verdict } from '../../src/policy/types.js';
 import type { Tier2Call } from '../../src/instrument/types.js';
 
@@ -65,105 +68,18 @@ const MIX: Record<string, Partial<Record<keyof typeof KINDS, number>>> = {
   sales: { nearTieStay: 1, nearTieMenu: 1, decisiveMove: 6, lone: 1, unmatched: 1 },
 };
 
-// — processes and temp files, all released in afterAll —
-let prometheus: ChildProcess | undefined;
-let prometheusLog = '';
+// — processes, all released in afterAll —
+let prometheus: PrometheusServer | undefined;
 let meterProvider: MeterProvider | undefined;
-let tempDir: string | undefined;
-let prometheusUrl = '';
 
-/** A port free on loopback right now (the OS picks it; the listener is closed before it is handed out). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
+/** An instant query of the running Prometheus. */
+function query(promql: string): Promise<{ time: number; samples: Sample[] }> {
+  return prometheus!.query(promql);
 }
 
-/** The prometheus binary on PATH, or a failure that says how to get it. */
-function requirePrometheus(): string {
-  const found = spawnSync('prometheus', ['--version'], { encoding: 'utf8' });
-  if (found.error || found.status !== 0) {
-    throw new Error(
-      'prometheus not found on PATH: the metrics end-to-end test runs a real Prometheus server. Install the ' +
-        'Debian package `prometheus` (bash test/setup/install-tools.sh) and run the tests again.',
-    );
-  }
-  return 'prometheus';
-}
-
-interface Sample {
-  readonly metric: Record<string, string>;
-  readonly time: number;
-  readonly value: number;
-}
-
-/** An instant query through the HTTP API; the result as samples (a scalar comes back as one sample). */
-async function query(promql: string): Promise<{ time: number; samples: Sample[] }> {
-  const url = `${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-  const body = (await response.json()) as {
-    status: string;
-    error?: string;
-    data?: { resultType: string; result: unknown };
-  };
-  if (body.status !== 'success' || body.data === undefined) {
-    throw new Error(`Prometheus refused ${promql}: ${body.error ?? response.status}`);
-  }
-  const now = Date.now() / 1000;
-  if (body.data.resultType === 'scalar') {
-    const [time, value] = body.data.result as [number, string];
-    return { time, samples: [{ metric: {}, time, value: Number(value) }] };
-  }
-  const result = body.data.result as { metric: Record<string, string>; value: [number, string] }[];
-  const samples = result.map((r) => ({ metric: r.metric, time: r.value[0], value: Number(r.value[1]) }));
-  return { time: samples[0]?.time ?? now, samples };
-}
-
-/** The scrape target's health, for failure messages. */
-async function targetHealth(): Promise<string> {
-  try {
-    const response = await fetch(`${prometheusUrl}/api/v1/targets`, { signal: AbortSignal.timeout(2_000) });
-    const body = (await response.json()) as {
-      data?: { activeTargets?: { health: string; lastError: string; scrapeUrl: string }[] };
-    };
-    return JSON.stringify(body.data?.activeTargets?.map((t) => [t.scrapeUrl, t.health, t.lastError]));
-  } catch (err) {
-    return `targets unavailable (${(err as Error).message})`;
-  }
-}
-
-/** Poll `check` until it returns a value, at most WAIT_MS; on timeout fail saying what was awaited and why. */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let last = '';
-  while (Date.now() < deadline) {
-    if (prometheus?.exitCode !== null && prometheus?.exitCode !== undefined) {
-      throw new Error(
-        `prometheus exited (${prometheus.exitCode}) while waiting for ${what}:\n${prometheusLog}`,
-      );
-    }
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-      last = 'not yet';
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `gave up after ${WAIT_MS / 1000}s waiting for ${what} (last: ${last}); targets: ${await targetHealth()}\n` +
-      prometheusLog.slice(-2_000),
-  );
+/** Poll the running Prometheus until `check` gives a value, at most WAIT_MS. */
+function waitFor<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+  return prometheus!.waitFor(what, check);
 }
 
 /** Sum of every series of a query, once it has any. */
@@ -189,57 +105,11 @@ async function startApp(): Promise<string> {
   return `127.0.0.1:${port}`;
 }
 
-/** Start Prometheus on a free loopback port, scraping `target` every second, with the direct rules loaded. */
-async function startPrometheus(target: string): Promise<void> {
-  const binary = requirePrometheus();
-  tempDir = mkdtempSync(path.join(os.tmpdir(), 'routescope-prometheus-'));
-  const port = await freePort();
-  prometheusUrl = `http://127.0.0.1:${port}`;
-  // JSON is YAML: Prometheus reads it as its config file.
-  const config = {
-    global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
-    rule_files: [DIRECT_RULES],
-    scrape_configs: [{ job_name: 'routescope-e2e', static_configs: [{ targets: [target] }] }],
-  };
-  const configFile = path.join(tempDir, 'prometheus.yml');
-  writeFileSync(configFile, JSON.stringify(config, null, 2));
-  prometheus = spawn(
-    binary,
-    [
-      `--config.file=${configFile}`,
-      `--storage.tsdb.path=${path.join(tempDir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const keepLog = (chunk: Buffer) => void (prometheusLog = (prometheusLog + chunk.toString()).slice(-20_000));
-  prometheus.stdout?.on('data', keepLog);
-  prometheus.stderr?.on('data', keepLog);
-  prometheus.on('error', (err) => void (prometheusLog += `\nspawn error: ${err.message}`));
-  await waitFor('Prometheus to be ready', async () => {
-    const response = await fetch(`${prometheusUrl}/-/ready`, { signal: AbortSignal.timeout(1_000) });
-    return response.ok ? true : undefined;
-  });
-}
-
-/** Stop Prometheus: TERM, then KILL if it has not exited within 5 s. */
-async function stopPrometheus(): Promise<void> {
-  const child = prometheus;
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 afterAll(async () => {
   try {
-    await stopPrometheus();
+    await prometheus?.stop();
   } finally {
     await meterProvider?.shutdown();
-    if (tempDir !== undefined) rmSync(tempDir, { recursive: true, force: true });
   }
 });
 
@@ -298,7 +168,12 @@ let fullyScrapedAt = 0;
 
 beforeAll(async () => {
   const target = await startApp();
-  await startPrometheus(target);
+  prometheus = await startPrometheus({
+    target,
+    jobName: 'routescope-e2e',
+    rules: DIRECT_RULES,
+    waitMs: WAIT_MS,
+  });
 
   const first = routeBatch();
   const perBatch = [...first.values()].reduce((n, v) => n + v.length, 0);

@@ -55,6 +55,25 @@ function decisionsWhere(text: string, labels: string): number {
     .reduce((sum, m) => sum + Number(m[2]), 0);
 }
 
+/**
+ * A POST to /v1/traces that declares `contentLength` bytes and sends one: everything the server answers before
+ * it closes the connection.
+ */
+function sendUnfinishedRequest(endpoint: string, contentLength: number): Promise<string> {
+  const url = new URL(endpoint);
+  return new Promise<string>((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n{`,
+      );
+    });
+    let got = '';
+    socket.on('data', (d) => (got += d.toString()));
+    socket.on('close', () => resolve(got));
+    socket.on('error', () => resolve(got));
+  });
+}
+
 describe('the real exporters', () => {
   it.each(['json', 'protobuf'] as const)(
     '%s: every routing span arrives and is counted once',
@@ -261,18 +280,7 @@ describe('requests no exporter sends', () => {
     expect((await post(url, Buffer.alloc(300 * 1024, 0x20), json)).status).toBe(413);
     const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20));
     expect((await post(url, bomb, { ...json, 'content-encoding': 'gzip' })).status).toBe(413);
-    const endpoint = new URL(running.endpoint);
-    const slow = await new Promise<string>((resolve) => {
-      const socket = connect(Number(endpoint.port), endpoint.hostname, () =>
-        socket.write(
-          'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 80\r\n\r\n{',
-        ),
-      );
-      let got = '';
-      socket.on('data', (d) => (got += d.toString()));
-      socket.on('close', () => resolve(got));
-      socket.on('error', () => resolve(got));
-    });
+    const slow = await sendUnfinishedRequest(running.endpoint, 80);
     expect(slow).toMatch(/^HTTP\/1\.1 408/);
     expect(kept()).toBe(20);
     expect(decisionsWhere(await metrics(running), 'service_name="serve-test"')).toBe(20);
@@ -392,18 +400,7 @@ describe('requests no exporter sends', () => {
 
   it('a client that never finishes its request is cut off (408), not waited for', async () => {
     running = await startTestServe({ requestTimeoutMs: 500, headersTimeoutMs: 400 });
-    const url = new URL(running.endpoint);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(
-          'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
-        );
-      });
-      let got = '';
-      socket.on('data', (d) => (got += d.toString()));
-      socket.on('close', () => resolve(got));
-      socket.on('error', () => resolve(got));
-    });
+    const answer = await sendUnfinishedRequest(running.endpoint, 50);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 

@@ -1,0 +1,174 @@
+/**
+ * prometheusServer — a real Prometheus for end-to-end tests: the Debian `prometheus` binary on a free loopback
+ * port, temp storage, scraping one target every second with a rules file loaded; instant queries through its
+ * HTTP API, polling with a deadline, and a stop that kills it if it lingers. Fails, never skips, without the
+ * binary: a skipped end-to-end test would let broken rules pass.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A port free on loopback right now (the OS picks it; the listener is closed before it is handed out). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** One series of an instant query's answer. */
+export interface Sample {
+  readonly metric: Record<string, string>;
+  readonly time: number;
+  readonly value: number;
+}
+
+/** A running Prometheus. */
+export interface PrometheusServer {
+  /** Its HTTP API's base URL. */
+  readonly url: string;
+  /** An instant query; the result as samples (a scalar comes back as one sample). */
+  query(promql: string): Promise<{ time: number; samples: Sample[] }>;
+  /** Poll `check` until it gives a value, at most `waitMs`; on timeout fail saying what was awaited and why. */
+  waitFor<T>(what: string, check: () => Promise<T | undefined>): Promise<T>;
+  /** Stop it (TERM, then KILL after 5 s) and remove its storage. */
+  stop(): Promise<void>;
+}
+
+export interface PrometheusOptions {
+  /** The `host:port` it scrapes. */
+  readonly target: string;
+  readonly jobName: string;
+  /** A rules file it loads. */
+  readonly rules: string;
+  /** How long waitFor polls before it fails. */
+  readonly waitMs: number;
+}
+
+/** Start Prometheus scraping `target` every second with `rules` loaded, once it says it is ready. */
+export async function startPrometheus(options: PrometheusOptions): Promise<PrometheusServer> {
+  const found = spawnSync('prometheus', ['--version'], { encoding: 'utf8' });
+  if (found.error || found.status !== 0) {
+    throw new Error(
+      'prometheus not found on PATH: the end-to-end metrics tests run a real Prometheus server. Install the ' +
+        'Debian package `prometheus` (bash test/setup/install-tools.sh) and run the tests again.',
+    );
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'routescope-prometheus-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // JSON is YAML: Prometheus reads it as its config file.
+  const config = {
+    global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
+    rule_files: [options.rules],
+    scrape_configs: [{ job_name: options.jobName, static_configs: [{ targets: [options.target] }] }],
+  };
+  const configFile = path.join(dir, 'prometheus.yml');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  let log = '';
+  const child: ChildProcess = spawn(
+    'prometheus',
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const keepLog = (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-20_000));
+  child.stdout?.on('data', keepLog);
+  child.stderr?.on('data', keepLog);
+  child.on('error', (err) => void (log += `\nspawn error: ${err.message}`));
+
+  const targetHealth = async (): Promise<string> => {
+    try {
+      const response = await fetch(`${url}/api/v1/targets`, { signal: AbortSignal.timeout(2_000) });
+      const body = (await response.json()) as {
+        data?: { activeTargets?: { health: string; lastError: string; scrapeUrl: string }[] };
+      };
+      return JSON.stringify(body.data?.activeTargets?.map((t) => [t.scrapeUrl, t.health, t.lastError]));
+    } catch (err) {
+      return `targets unavailable (${(err as Error).message})`;
+    }
+  };
+
+  const server: PrometheusServer = {
+    url,
+    async query(promql) {
+      const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      const body = (await response.json()) as {
+        status: string;
+        error?: string;
+        data?: { resultType: string; result: unknown };
+      };
+      if (body.status !== 'success' || body.data === undefined) {
+        throw new Error(`Prometheus refused ${promql}: ${body.error ?? response.status}`);
+      }
+      const now = Date.now() / 1000;
+      if (body.data.resultType === 'scalar') {
+        const [time, value] = body.data.result as [number, string];
+        return { time, samples: [{ metric: {}, time, value: Number(value) }] };
+      }
+      const result = body.data.result as { metric: Record<string, string>; value: [number, string] }[];
+      const samples = result.map((r) => ({ metric: r.metric, time: r.value[0], value: Number(r.value[1]) }));
+      return { time: samples[0]?.time ?? now, samples };
+    },
+    async waitFor(what, check) {
+      const deadline = Date.now() + options.waitMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) {
+          throw new Error(`prometheus exited (${child.exitCode}) while waiting for ${what}:\n${log}`);
+        }
+        try {
+          const value = await check();
+          if (value !== undefined) return value;
+          last = 'not yet';
+        } catch (err) {
+          last = (err as Error).message;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(
+        `gave up after ${options.waitMs / 1000}s waiting for ${what} (last: ${last}); targets: ${await targetHealth()}\n` +
+          log.slice(-2_000),
+      );
+    },
+    async stop() {
+      try {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          await exited;
+          clearTimeout(timer);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+  try {
+    await server.waitFor('Prometheus to be ready', async () => {
+      const response = await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1_000) });
+      return response.ok ? true : undefined;
+    });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
