@@ -71,8 +71,9 @@ export async function ingestPayload(
         // exporters' plain shape; anything else (or any doubt) is parsed whole.
         let shape: string | undefined;
         const file = fileContext(label, ctx);
-        const scanned = readWithoutParsing(file, body, 0, out, (_, value, __, into) => {
-          shape = readJsonTraceValue(value, source, ctx.builder, into);
+        // The reader hands over the context to read into (its own, while it holds a request's outcomes back).
+        const scanned = readWithoutParsing(file, body, 0, out, (reading, value, __, into) => {
+          shape = readJsonTraceValue(value, source, reading.builder, into);
         });
         if (!scanned) {
           let value: unknown;

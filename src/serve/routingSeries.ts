@@ -83,15 +83,20 @@ export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): Rou
 
   return {
     add(d) {
-      const labels = labelsOf(d);
-      let s = series.get(labels);
+      // Found by the label values, each after its length (so no two sets share a key, whatever they hold);
+      // the escaped label text is made once, for a new set.
+      const router = nonEmpty(d.router);
+      const scorer = nonEmpty(d.scorer);
+      const service = nonEmpty(d.service);
+      const key = `${router.length}:${router}${scorer.length}:${scorer}${service.length}:${service}${d.verdict.length}:${d.verdict}${d.nearTie ? 1 : 0}${d.floorDeclared ? 1 : 0}`;
+      let s = series.get(key);
       if (s === undefined) {
         if (series.size >= maxSeries) {
           overflow++;
           return;
         }
-        s = { labels, decisions: 0, gapCount: 0, gapSum: 0, buckets: bounds.map(() => 0) };
-        series.set(labels, s);
+        s = { labels: labelsOf(d), decisions: 0, gapCount: 0, gapSum: 0, buckets: bounds.map(() => 0) };
+        series.set(key, s);
       }
       s.decisions++;
       const gap = d.runnerUp?.gap;

@@ -17,6 +17,8 @@
  * so a wrong shape (JSON that is not a trace) is reported there.
  */
 import type { TraceRecord } from '../../../record/types.js';
+import { classifySpan, type SpanOutcome, type TraceRecordBuilder } from '../../buildTraceRecords.js';
+import { countProblems, createReadStats } from '../../readStats.js';
 import type { ByteSink } from '../../bytes/byteSink.js';
 import type { FileContext } from '../fileContext.js';
 import { OPEN_BRACE } from '../jsonBytes.js';
@@ -34,7 +36,10 @@ import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 
-/** How the caller reads a value the scan rebuilt (as it reads a parsed one). */
+/**
+ * How the caller reads a value the scan rebuilt (as it reads a parsed one): into `ctx` as given, its builder and
+ * stats, which may be the fast path's own while it holds a line's outcomes back (readSkippedSpans).
+ */
 export type ReadJsonValue = (ctx: FileContext, value: unknown, line: number, out: TraceRecord[]) => void;
 
 /**
@@ -108,12 +113,77 @@ function readSkipped(
       if (!writeSkippedRequest(body, skipped, defer.sink)) return false;
       defer.scanned(start, line);
     } else {
-      const request = parseSkippedRequest(body, skipped);
-      if (request === undefined) return false;
-      readJsonValue(ctx, request, line, out);
+      if (!readSkippedSpans(ctx, body, skipped, line, out, readJsonValue)) return false;
     }
   }
   const plain = skipped.spans - routing;
+  if (plain > 0) ctx.builder.countPlainSpans(plain);
+  return true;
+}
+
+/**
+ * Read the routing spans one at a time, in their order: each slice parsed and read as a request of that one
+ * span (its resource parsed once per resource), its records classified (classifySpan, pure) but not yet
+ * applied; only when every slice parsed and read without a problem are the outcomes applied to the real
+ * builder, in order, exactly as reading the whole request would have applied them. So a span's parsed tree is
+ * garbage as soon as it is classified (a request's trees are never all alive at once, which a collection in
+ * the middle of a request would otherwise copy), and a slice that does not parse, or a span that could not be
+ * read, leaves nothing behind: false, and the caller reads the line whole. A builder without
+ * `applySpanOutcome` gets the whole request, parsed, as before.
+ */
+function readSkippedSpans(
+  ctx: FileContext,
+  body: Buffer,
+  skipped: SkippedLine,
+  line: number,
+  out: TraceRecord[],
+  readJsonValue: ReadJsonValue,
+): boolean {
+  const apply = ctx.builder.applySpanOutcome;
+  if (apply === undefined) {
+    const request = parseSkippedRequest(body, skipped);
+    if (request === undefined) return false;
+    readJsonValue(ctx, request, line, out);
+    return true;
+  }
+  const outcomes: SpanOutcome[] = [];
+  let plain = 0;
+  const collecting: TraceRecordBuilder = {
+    addSpan(span, resource, source) {
+      outcomes.push(classifySpan(span, resource, source));
+    },
+    countPlainSpans(count) {
+      plain += count;
+    },
+  };
+  // Problems reported while reading (a span whose reading threw) go here, and decline the line.
+  const scratch: FileContext = { ...ctx, builder: collecting, stats: createReadStats() };
+  const none: TraceRecord[] = [];
+  try {
+    for (const item of skipped.resources) {
+      const resource =
+        item.resource === undefined
+          ? undefined
+          : (JSON.parse(body.toString('utf8', item.resource.start, item.resource.end)) as unknown);
+      for (const slice of item.spans) {
+        const spans = [JSON.parse(body.toString('utf8', slice.start, slice.end)) as unknown];
+        readJsonValue(
+          scratch,
+          {
+            resourceSpans: [
+              resource === undefined ? { scopeSpans: [{ spans }] } : { resource, scopeSpans: [{ spans }] },
+            ],
+          },
+          line,
+          none,
+        );
+        if (countProblems(scratch.stats) > 0 || none.length > 0) return false;
+      }
+    }
+  } catch {
+    return false;
+  }
+  for (const outcome of outcomes) apply(outcome, out);
   if (plain > 0) ctx.builder.countPlainSpans(plain);
   return true;
 }

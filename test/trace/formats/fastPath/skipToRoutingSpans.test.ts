@@ -369,6 +369,42 @@ describe('skipToRoutingSpans', () => {
     expect(readFast(badTokens).read).toBe(false);
   });
 
+  it('reads the routing spans one by one, yet a later one that does not parse leaves nothing of the line behind', async () => {
+    const line = buildRequest({
+      items: [{ withResource: true, schemaUrl: false, scopes: [{ schemaUrl: false, picks: [0, 1, 32, 2] }] }],
+      emptyLinks: false,
+    });
+    // The last routing span's kind becomes `01`: brackets and strings intact (the skip finds it), not JSON.
+    const starts = [...line.matchAll(/\{"traceId"/g)].map((m) => m.index);
+    const routing = starts.filter((at, i) =>
+      line.slice(at, starts[i + 1] ?? line.length).includes(ROUTING_MARKER),
+    );
+    expect(routing.length).toBeGreaterThan(1);
+    const kindAt = line.indexOf('"kind":', routing.at(-1)) + '"kind":'.length;
+    const damaged = `${line.slice(0, kindAt)}0${line.slice(kindAt)}`;
+    expect(() => JSON.parse(damaged)).toThrow();
+    const fast = readFast(damaged);
+    expect(fast.read).toBe(false);
+    expect(fast.records).toEqual([]);
+    expect(fast.stats).toEqual(createReadStats());
+    // Through a file, the fast and the exact read agree: the good lines read, the damaged one reported, once.
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'traces.jsonl');
+      writeFileSync(file, `${line}\n${damaged}\n${line}\n`);
+      const results = [];
+      for (const exact of [false, true]) {
+        const stats = createReadStats();
+        const records: TraceRecord[] = [];
+        for await (const record of readTraceInputs([file], stats, { exact })) records.push(record);
+        expect(stats.problems.map((p) => [p.line, p.kind])).toEqual([[2, 'bad-line']]);
+        results.push({ records, stats });
+      }
+      expect(results[0]!.records).toEqual(results[1]!.records);
+      expect(results[0]!.stats).toEqual(results[1]!.stats);
+      expect(results[0]!.records.length).toBeGreaterThan(0);
+    });
+  });
+
   it('cannot see damage in the middle of a line outside routing spans; the exact read reports it', async () => {
     const line = buildRequest({
       items: [
