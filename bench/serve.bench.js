@@ -9,7 +9,8 @@
 //      time from the first to the last export answered;
 //   2. 1,000 turns per second for 10 s, paced in 10 ms slices: the spans the processor dropped (its diag
 //      warning) and whether serve's counter rose by exactly the decisions made.
-// Peak RSS is the child's VmHWM from /proc. Prints figures; asserts nothing; the targets go to `npm run bench`'s table.
+// Peak RSS is the child's VmHWM from /proc. Prints figures; asserts nothing; the targets go to `npm run bench`'s table
+// (the throughput one per CPU second of serve: see below).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -63,6 +64,26 @@ const { endpoint, metrics } = await new Promise((resolve, reject) => {
 const peakRssMiB = () => {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
   return m === null ? NaN : Number(m[1]) / 1024;
+};
+/**
+ * serve's resident memory by where it lies (/proc smaps): the node executable and libraries' pages, the C
+ * allocator's heap (Node's socket and Buffer memory below the allocator's mmap threshold), and anonymous
+ * mappings (V8's heap pages, and larger Buffers such as the window's chunks).
+ */
+const residentByKind = () => {
+  const kinds = { code: 0, malloc: 0, anonymous: 0 };
+  let kind = 'anonymous';
+  for (const line of readFileSync(`/proc/${child.pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping !== null) {
+      const name = mapping[1];
+      kind = name === '[heap]' ? 'malloc' : name.startsWith('/') ? 'code' : 'anonymous';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss !== null) kinds[kind] += Number(rss[1]) / 1024;
+  }
+  return `executable and libraries ${kinds.code.toFixed(0)} MiB, C allocator's heap ${kinds.malloc.toFixed(0)} MiB, anonymous (V8 heap, large buffers) ${kinds.anonymous.toFixed(0)} MiB`;
 };
 /** CPU seconds the serve process has used (user + system, from /proc). */
 const serveCpuSeconds = () => {
@@ -137,9 +158,16 @@ function makeAgent() {
   const text = await metricsText();
   const figure = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
   console.log(
-    `serve now: window ${figure('routescope_serve_window_bytes').toFixed(1)} MiB packed, V8 heap in use ${figure('nodejs_heap_size_used_bytes').toFixed(0)} of ${figure('nodejs_heap_size_total_bytes').toFixed(0)} MiB, external ${figure('nodejs_external_memory_bytes').toFixed(0)} MiB, RSS ${figure('process_resident_memory_bytes').toFixed(0)} MiB`,
+    `serve now: window ${figure('routescope_serve_window_bytes').toFixed(1)} MiB packed, V8 heap in use ${figure('nodejs_heap_size_used_bytes').toFixed(0)} of ${figure('nodejs_heap_size_total_bytes').toFixed(0)} MiB, external ${figure('nodejs_external_memory_bytes').toFixed(0)} MiB, RSS ${figure('process_resident_memory_bytes').toFixed(0)} MiB: ${residentByKind()}`,
   );
-  reportTarget('serve: ≥ 20,000 routing spans/s on one core', `${Math.round(rate)}/s`, rate >= 20_000);
+  // "On one core": serve's own thread, so spans per CPU second serve used. The wall-clock rate is bounded by
+  // this process, which makes and exports the spans on the machine's other core.
+  const perCpu = taken / cpu;
+  reportTarget(
+    'serve: ≥ 20,000 routing spans/s on one core',
+    `${Math.round(perCpu)} per CPU second (wall clock ${Math.round(rate)}/s, bounded by this driver)`,
+    perCpu >= 20_000,
+  );
   reportTarget(
     'serve: peak RSS ≤ 150 MiB at the default window',
     `${peakRssMiB().toFixed(0)} MiB`,
