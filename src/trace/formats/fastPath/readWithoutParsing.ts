@@ -161,22 +161,10 @@ function readSkippedSpans(
   const none: TraceRecord[] = [];
   try {
     for (const item of skipped.resources) {
-      const resource =
-        item.resource === undefined
-          ? undefined
-          : (JSON.parse(body.toString('utf8', item.resource.start, item.resource.end)) as unknown);
+      const resource = item.resource === undefined ? undefined : parseSlice(body, item.resource);
       for (const slice of item.spans) {
-        const spans = [JSON.parse(body.toString('utf8', slice.start, slice.end)) as unknown];
-        readJsonValue(
-          scratch,
-          {
-            resourceSpans: [
-              resource === undefined ? { scopeSpans: [{ spans }] } : { resource, scopeSpans: [{ spans }] },
-            ],
-          },
-          line,
-          none,
-        );
+        const request = { resourceSpans: [resourceSpansOf(resource, [parseSlice(body, slice)])] };
+        readJsonValue(scratch, request, line, none);
         if (countProblems(scratch.stats) > 0 || none.length > 0) return false;
       }
     }
@@ -188,20 +176,24 @@ function readSkippedSpans(
   return true;
 }
 
+/** One slice of the line, parsed (throws when it is not JSON). */
+function parseSlice(body: Buffer, slice: { readonly start: number; readonly end: number }): unknown {
+  return JSON.parse(body.toString('utf8', slice.start, slice.end)) as unknown;
+}
+
+/** A resource item of a rebuilt request: `spans` in one scope, under `resource` when the line had one. */
+function resourceSpansOf(resource: unknown, spans: unknown[]): unknown {
+  return resource === undefined ? { scopeSpans: [{ spans }] } : { resource, scopeSpans: [{ spans }] };
+}
+
 /** The request holding only the routing spans and their resources, parsed; undefined when a slice does not parse. */
 function parseSkippedRequest(body: Buffer, skipped: SkippedLine): { resourceSpans: unknown[] } | undefined {
   const resourceSpans: unknown[] = [];
   try {
     for (const item of skipped.resources) {
-      const spans: unknown[] = [];
-      for (const span of item.spans) spans.push(JSON.parse(body.toString('utf8', span.start, span.end)));
-      const resource =
-        item.resource === undefined
-          ? undefined
-          : (JSON.parse(body.toString('utf8', item.resource.start, item.resource.end)) as unknown);
-      resourceSpans.push(
-        resource === undefined ? { scopeSpans: [{ spans }] } : { resource, scopeSpans: [{ spans }] },
-      );
+      const spans = item.spans.map((span) => parseSlice(body, span));
+      const resource = item.resource === undefined ? undefined : parseSlice(body, item.resource);
+      resourceSpans.push(resourceSpansOf(resource, spans));
     }
   } catch {
     return undefined;
