@@ -8,6 +8,7 @@
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { ReadStats } from '../trace/types.js';
 import type { DecisionWindow } from './decisionWindow.js';
+import type { ForwardCounts } from './forwardRequests.js';
 
 /** What the receiver counted since it started. */
 export interface ReceiverCounts {
@@ -35,6 +36,8 @@ export interface ServeState {
   readonly out?: string;
   /** `--forward` URL, when given. */
   readonly forward?: string;
+  /** What became of the requests handed to `--forward` (the forwarder's own counts, live). */
+  readonly forwarded?: Readonly<ForwardCounts>;
 }
 
 /** A fresh, zeroed ReceiverCounts. */

@@ -16,6 +16,7 @@ import { createReadStats } from '../trace/readStats.js';
 import { createDecisionWindow, type DecisionWindow } from './decisionWindow.js';
 import type { IngestContext } from './ingestPayload.js';
 import { createRoutingSeries, type RoutingSeries } from './routingSeries.js';
+import type { ForwardCounts } from './forwardRequests.js';
 import { createReceiverCounts, type ServeState } from './receiverCounts.js';
 
 /**
@@ -36,6 +37,7 @@ export interface ServeRuntimeOptions {
   readonly events?: EventLogOptions;
   readonly out?: string;
   readonly forward?: string;
+  readonly forwarded?: Readonly<ForwardCounts>;
 }
 
 /** The running state. */
@@ -71,6 +73,7 @@ export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
     policy: options.policy ?? 'auto',
     ...(options.out === undefined ? {} : { out: options.out }),
     ...(options.forward === undefined ? {} : { forward: options.forward }),
+    ...(options.forwarded === undefined ? {} : { forwarded: options.forwarded }),
   };
   const listeners = new Set<() => void>();
   let revision = 0;

@@ -1,18 +1,21 @@
 /**
- * startServe — `routescope serve` as a value: the receiver listening, and how to stop it.
+ * startServe — `routescope serve` as a value: the receiver and the live page listening, and how to stop them.
  *
- * One Node `http` server on `host:port` (127.0.0.1:4318, the port OTLP/HTTP exporters default to) takes the
- * exporters' requests and answers Prometheus on `/metrics`. A non-loopback address is used only when asked
- * for, and then only with a token: starting without one is refused. Timeouts bound a slow client (headers
+ * Two Node `http` servers: on `host:port` (127.0.0.1:4318, the port OTLP/HTTP exporters default to) the
+ * receiver takes the exporters' requests and answers Prometheus on `/metrics`; on `uiHost:uiPort`
+ * (127.0.0.1:4319) the live page (livePage). A non-loopback address is used only when asked for, and then only
+ * with a token, which then guards both: starting without one is refused. Timeouts bound a slow client (headers
  * within `headersTimeoutMs`, the whole request within `requestTimeoutMs`: Node answers 408). `close` stops
- * taking requests (503 to any that still arrive), waits for those in flight, sends what `--forward` still
- * holds (at most `flushTimeoutMs`) and flushes `--out`; it resolves when all of that is done.
+ * taking requests (503 to any that still arrive), waits for those in flight, ends the live pages' streams,
+ * sends what `--forward` still holds (at most `flushTimeoutMs`) and flushes `--out`; it resolves when all of
+ * that is done.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { createForwarder, type Forwarder } from './forwardRequests.js';
+import { createLivePage } from './livePage.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
 import { openOutFile, type OutFile } from './outFile.js';
 import { renderServeMetrics, type ProcessFigures } from './serveMetrics.js';
@@ -20,6 +23,9 @@ import { createServeRuntime, type ServeRuntime } from './serveRuntime.js';
 
 /** The default receiver port: OTLP/HTTP's own. */
 export const DEFAULT_OTLP_PORT = 4318;
+
+/** The default port of the live page. */
+export const DEFAULT_UI_PORT = 4319;
 
 /** How long `close` waits for `--forward` to send what it holds. */
 export const FORWARD_FLUSH_MS = 5000;
@@ -32,6 +38,10 @@ export interface ServeOptions {
   readonly host?: string;
   /** 0 picks a free port. */
   readonly port?: number;
+  /** @default host when it is loopback, else 127.0.0.1 */
+  readonly uiHost?: string;
+  /** 0 picks a free port. @default DEFAULT_UI_PORT */
+  readonly uiPort?: number;
   readonly token?: string;
   readonly maxDecisions?: number;
   readonly maxBody?: number;
@@ -48,6 +58,8 @@ export interface ServeOptions {
   readonly outHighWater?: number;
   /** @default FORWARD_FLUSH_MS */
   readonly flushTimeoutMs?: number;
+  /** The JSON documents' schema version (the CLI's). */
+  readonly schemaVersion: number;
   /** Problems, one line each. */
   readonly log: (line: string) => void;
 }
@@ -59,6 +71,8 @@ export interface RunningServe {
   readonly endpoint: string;
   /** `http://127.0.0.1:4318/metrics`. */
   readonly metricsUrl: string;
+  /** `http://127.0.0.1:4319/`. */
+  readonly pageUrl: string;
   readonly out?: OutFile;
   readonly forward?: Forwarder;
   /** Requests being read now. */
@@ -80,10 +94,16 @@ export function isLoopbackHost(host: string): boolean {
 /** Start serving; rejects with ServeStartError when it cannot (a port in use, a missing token). */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const host = options.host ?? DEFAULT_HOST;
-  if (!isLoopbackHost(host) && (options.token === undefined || options.token === ''))
-    throw new ServeStartError(
-      `--host ${host} listens beyond this machine: give --token <secret> too (exporters then send Authorization: Bearer <secret>)`,
-    );
+  const uiHost = options.uiHost ?? (isLoopbackHost(host) ? host : DEFAULT_HOST);
+  for (const [flag, h] of [
+    ['--host', host],
+    ['--ui-host', uiHost],
+  ] as const) {
+    if (!isLoopbackHost(h) && (options.token === undefined || options.token === ''))
+      throw new ServeStartError(
+        `${flag} ${h} listens beyond this machine: give --token <secret> too (exporters then send Authorization: Bearer <secret>)`,
+      );
+  }
   let out: OutFile | undefined;
   if (options.out !== undefined) {
     try {
@@ -107,24 +127,27 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     forwardTarget = url.toString();
   }
   const receiverServer = makeServer(options);
-  const otlpPort = await listen(receiverServer, host, options.port ?? DEFAULT_OTLP_PORT, out);
+  const otlpPort = await listen(receiverServer, host, options.port ?? DEFAULT_OTLP_PORT, '--port', out);
   const endpoint = `http://${hostForUrl(host)}:${otlpPort}`;
+  // The forwarder tells the runtime of each outcome, and the runtime shows the forwarder's counts.
+  let touch = (): void => undefined;
+  const forward =
+    forwardTarget === undefined
+      ? undefined
+      : createForwarder(forwardTarget, {
+          ...(options.forwardHeaders === undefined ? {} : { headers: options.forwardHeaders }),
+          onChange: () => touch(),
+          log: options.log,
+        });
   const runtime = createServeRuntime({
     endpoint,
     ...(options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.events === undefined ? {} : { events: options.events }),
     ...(options.out === undefined ? {} : { out: options.out }),
-    ...(forwardTarget === undefined ? {} : { forward: forwardTarget }),
+    ...(forward === undefined ? {} : { forward: forward.target, forwarded: forward.counts }),
   });
-  const forward =
-    forwardTarget === undefined
-      ? undefined
-      : createForwarder(forwardTarget, {
-          ...(options.forwardHeaders === undefined ? {} : { headers: options.forwardHeaders }),
-          onChange: runtime.touch,
-          log: options.log,
-        });
+  touch = runtime.touch;
   const receiver = createOtlpReceiver({
     runtime,
     log: options.log,
@@ -137,11 +160,27 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(forward === undefined ? {} : { forward }),
   });
   receiverServer.on('request', receiver.handle);
+  const page = createLivePage({
+    runtime,
+    schemaVersion: options.schemaVersion,
+    ...(options.token === undefined ? {} : { token: options.token }),
+  });
+  const pageServer = makeServer(options);
+  pageServer.on('request', page.handle);
+  let uiPort: number;
+  try {
+    uiPort = await listen(pageServer, uiHost, options.uiPort ?? DEFAULT_UI_PORT, '--ui-port', out);
+  } catch (error) {
+    page.close();
+    await closeServer(receiverServer);
+    throw error;
+  }
   let closed: Promise<void> | undefined;
   return {
     runtime,
     endpoint,
     metricsUrl: `${endpoint}/metrics`,
+    pageUrl: `http://${hostForUrl(uiHost)}:${uiPort}/`,
     ...(out === undefined ? {} : { out }),
     ...(forward === undefined ? {} : { forward }),
     get inFlight() {
@@ -150,7 +189,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     close() {
       closed ??= (async () => {
         const drained = receiver.drain();
-        const stopped = closeServer(receiverServer);
+        const stopped = Promise.all([closeServer(receiverServer), closeServer(pageServer)]);
+        page.close();
+        pageServer.closeAllConnections();
         await drained;
         receiverServer.closeIdleConnections();
         await forward?.flush(options.flushTimeoutMs ?? FORWARD_FLUSH_MS);
@@ -193,7 +234,13 @@ function makeServer(options: ServeOptions): Server {
   return server;
 }
 
-async function listen(server: Server, host: string, port: number, out?: OutFile): Promise<number> {
+async function listen(
+  server: Server,
+  host: string,
+  port: number,
+  flag: string,
+  out?: OutFile,
+): Promise<number> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -207,8 +254,8 @@ async function listen(server: Server, host: string, port: number, out?: OutFile)
     const code = (error as NodeJS.ErrnoException).code;
     throw new ServeStartError(
       code === 'EADDRINUSE'
-        ? `${host}:${port} is in use (a Collector, or another serve?): choose another with --port`
-        : `cannot listen on ${host}:${port} (--port): ${(error as Error).message}`,
+        ? `${host}:${port} is in use (a Collector, or another serve?): choose another with ${flag}`
+        : `cannot listen on ${host}:${port} (${flag}): ${(error as Error).message}`,
     );
   }
   return (server.address() as AddressInfo).port;

@@ -26,6 +26,8 @@ export async function startTestServe(
   const running = await startServe({
     host: '127.0.0.1',
     port: 0,
+    uiPort: 0,
+    schemaVersion: 1,
     log: (line) => logged.push(line),
     ...options,
   });

@@ -9,10 +9,10 @@
  * clean document. Without `--out` the file goes to a fresh temp folder, which is kept (the next steps read it);
  * its path and the command that removes it are printed.
  */
-import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CliCommand, CommandContext } from '../cliCommand.js';
+import type { CliArgs, CliCommand, CommandContext } from '../cliCommand.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { describeWriteFailure, OutputError } from '../outputError.js';
@@ -31,12 +31,30 @@ export const demoCommand: CliCommand = {
       ['$0 demo', 'run the demo and print the analysis'],
       ['$0 demo --out demo-traces', 'keep demo-traces/traces.jsonl to try hotspots, floorless, explain'],
       ['$0 demo --format json', 'the analysis as the documented JSON report'],
-    ]).option('out', {
-      type: 'string',
-      requiresArg: true,
-      describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
-    }),
+      ['$0 demo --serve', 'run the demo against a routescope serve and watch it on the live page'],
+    ])
+      .option('serve', {
+        type: 'boolean',
+        describe:
+          'start a serve (127.0.0.1:4318, page on 4319), send it the demo over OTLP/HTTP, and keep serving until Ctrl-C',
+      })
+      .option('port', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'with --serve: the OTLP/HTTP port (default 4318; 0: any free port)',
+      })
+      .option('ui-port', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'with --serve: the live page port (default 4319)',
+      })
+      .option('out', {
+        type: 'string',
+        requiresArg: true,
+        describe: `keep the traces as DIR/${DEMO_TRACE_FILE} for the other commands (default: a new temp folder)`,
+      }),
   async run(args, ctx) {
+    if (args.serve === true) return runDemoServe(args, ctx);
     const file = prepareTraceFile(args.out);
     // Loaded here, not at the top: it pulls in the OpenTelemetry SDK, which every other command would otherwise
     // pay for at start-up (about 0.2 s of the CLI's fixed cost; docs/performance.md).
@@ -63,6 +81,42 @@ export const demoCommand: CliCommand = {
     return exitCode;
   },
 };
+
+/**
+ * `demo --serve`: a serve in this process, the demo's traces sent to its receiver over OTLP/HTTP as an
+ * exporter sends them (one request per exported batch), then serving until Ctrl-C.
+ */
+async function runDemoServe(args: CliArgs, ctx: CommandContext): Promise<number> {
+  const file = prepareTraceFile(args.out);
+  const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
+  const run = await runDemoAgent({ path: file });
+  const { serveCommand } = await import('./serve.js');
+  return serveCommand.run(
+    { ...args, out: undefined, port: args.port ?? 4318, uiPort: args.uiPort ?? 4319 },
+    ctx,
+    {
+      async onStarted(endpoint) {
+        const lines = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '');
+        let sent = 0;
+        for (const line of lines) {
+          const response = await fetch(`${endpoint}/v1/traces`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: line,
+          });
+          if (response.ok) sent++;
+          else ctx.io.stderr.write(`routescope demo: serve answered ${response.status} to a batch\n`);
+        }
+        ctx.io.stdout.write(
+          (await describeRun(run.conversations, run.decisions, run.misroutes)) +
+            `sent to serve in ${sent} OTLP/HTTP requests; open the live page above (Ctrl-C stops it)\n`,
+        );
+      },
+    },
+  );
+}
 
 /** The folder (given or a new temp one) and the trace file inside it; refuses a file that is not a file. */
 function prepareTraceFile(out: unknown): string {

@@ -1,10 +1,10 @@
 /**
- * serve — `routescope serve`: OTLP/HTTP in on localhost, routing decisions kept, Prometheus /metrics out
+ * serve — `routescope serve`: OTLP/HTTP in on localhost, the live routing page and Prometheus /metrics out
  * (src/serve).
  *
- * Zero config: `routescope serve`, then point an exporter at http://127.0.0.1:4318 and scrape
- * http://127.0.0.1:4318/metrics. The command parses and checks its flags, starts the receiver, prints where it
- * is, and runs until SIGINT or SIGTERM, when it stops taking requests, finishes those in flight, sends what
+ * Zero config: `routescope serve`, then point an exporter at http://127.0.0.1:4318, open
+ * http://127.0.0.1:4319/ and scrape http://127.0.0.1:4318/metrics. The command parses and checks its flags,
+ * starts the servers, prints where they are, and runs until SIGINT or SIGTERM, when it stops taking requests, finishes those in flight, sends what
  * `--forward` holds, flushes `--out`, prints what it received, kept, evicted and refused on stderr, and exits
  * 0. Problems with requests go to stderr, at most ten lines in ten seconds (the rest are counted and said).
  * See docs/serve.md.
@@ -14,6 +14,7 @@ import { EXIT_OK } from '../cliCommand.js';
 import { readInteger, readPolicy, withPolicy } from '../commonOptions.js';
 import { withExamples } from '../helpText.js';
 import { readStoreHeaders } from '../readStoreHeaders.js';
+import { JSON_SCHEMA_VERSION } from '../emitReport.js';
 import { UsageError } from '../usageError.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { formatCount } from '../../report/formatValues.js';
@@ -23,6 +24,7 @@ import { DEFAULT_MAX_BODY } from '../../serve/otlpReceiver.js';
 import {
   DEFAULT_HOST,
   DEFAULT_OTLP_PORT,
+  DEFAULT_UI_PORT,
   ServeStartError,
   startServe,
   type RunningServe,
@@ -44,11 +46,11 @@ export const serveCommand: CliCommand & {
   run(args: CliArgs, ctx: CommandContext, hooks?: ServeHooks): Promise<number>;
 } = {
   command: 'serve',
-  describe: 'receive OTLP/HTTP on localhost, keep the routing decisions, and serve Prometheus /metrics',
+  describe: 'receive OTLP/HTTP on localhost and show routing live in a browser, with Prometheus /metrics',
   builder: (y) =>
     withPolicy(
       withExamples(y, [
-        ['$0 serve', 'OTLP/HTTP on 127.0.0.1:4318, Prometheus on http://127.0.0.1:4318/metrics'],
+        ['$0 serve', 'OTLP/HTTP on 127.0.0.1:4318, the live page on http://127.0.0.1:4319/'],
         ['$0 serve --out traces.jsonl', 'also keep everything received, for the other commands'],
         [
           '$0 serve --forward http://127.0.0.1:14318',
@@ -68,6 +70,17 @@ export const serveCommand: CliCommand & {
         requiresArg: true,
         default: DEFAULT_OTLP_PORT,
         describe: 'OTLP/HTTP port, also serving /metrics (0: any free port)',
+      })
+      .option('ui-host', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'address of the live page (default: --host when it is loopback, else 127.0.0.1)',
+      })
+      .option('ui-port', {
+        type: 'number',
+        requiresArg: true,
+        default: DEFAULT_UI_PORT,
+        describe: 'port of the live page (0: any free port)',
       })
       .option('token', {
         type: 'string',
@@ -127,6 +140,8 @@ export const serveCommand: CliCommand & {
 /** The flags as ServeOptions; a usage error for any that is wrong. */
 export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptions {
   const port = readInteger(args, 'port', '--port', 0, 65535) ?? DEFAULT_OTLP_PORT;
+  const uiPort = readInteger(args, 'uiPort', '--ui-port', 0, 65535) ?? DEFAULT_UI_PORT;
+  if (port !== 0 && port === uiPort) throw new UsageError('--port and --ui-port must differ');
   const maxDecisions = readInteger(args, 'maxDecisions', '--max-decisions', 1, 10_000_000);
   const maxBodyMib = readInteger(args, 'maxBody', '--max-body', 1, 1024);
   const tokenArg = args.token === undefined ? ctx.io.env[SERVE_TOKEN_ENV] : String(args.token);
@@ -143,6 +158,9 @@ export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptio
   return {
     host: String(args.host ?? DEFAULT_HOST),
     port,
+    uiPort,
+    ...(args.uiHost === undefined ? {} : { uiHost: String(args.uiHost) }),
+    schemaVersion: JSON_SCHEMA_VERSION,
     ...(tokenArg === undefined ? {} : { token: tokenArg }),
     ...(maxDecisions === undefined ? {} : { maxDecisions }),
     ...(maxBodyMib === undefined ? {} : { maxBody: maxBodyMib * MIB }),
@@ -210,6 +228,7 @@ function describeStart(running: RunningServe, options: ServeOptions): string {
     'routescope serve',
     `  OTLP/HTTP   ${running.endpoint}/v1/traces   (OTEL_EXPORTER_OTLP_ENDPOINT=${running.endpoint})`,
     `  event logs  ${running.endpoint}/agentfootprint/events   (POST JSON lines)`,
+    `  live page   ${running.pageUrl}`,
     `  metrics     ${running.metricsUrl}`,
     `  window      the newest ${formatCount(window)} decisions (--max-decisions); /metrics counts all`,
     ...(options.out === undefined ? [] : [`  writing     ${escapeControlChars(options.out)} (appended)`]),

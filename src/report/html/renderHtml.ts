@@ -29,8 +29,13 @@ import {
 } from './htmlPage.js';
 import { drawBarChart, drawHeatmap, drawHistogram, drawLineChart, drawRankedBars } from './svgCharts.js';
 
+/** How a page is rendered: `live` is serve's same-origin script (see HtmlPage.live). */
+export interface RenderHtmlOptions {
+  readonly live?: { readonly script: string };
+}
+
 /** Render a document as a whole HTML page (ends with a newline). */
-export function renderHtml(doc: ReportDocument): string {
+export function renderHtml(doc: ReportDocument, options: RenderHtmlOptions = {}): string {
   const blocks = blocksFor(doc, 'html');
   let title = 'routescope';
   const subtitle: string[] = [];
@@ -75,6 +80,7 @@ export function renderHtml(doc: ReportDocument): string {
       ...(s.half ? { half: true } : {}),
       body: s.parts.join(''),
     })),
+    ...(options.live === undefined ? {} : { live: options.live }),
   });
 }
 

@@ -1,0 +1,225 @@
+/**
+ * livePage — the browser side of `serve` (`--ui-port`): the report of what arrived, kept live.
+ *
+ * Routes (GET or HEAD): `/` the analyze report of the window, `/explain/<id>` explain of one trace or
+ * conversation id, each also as JSON (`/report.json`, `/explain/<id>.json`, the CLI's JSON documents with
+ * serve's block); `/events` Server-Sent Events telling pages the revision moved (at most once a second, a
+ * comment every 15 s to keep proxies from closing it); `/live.js` the page script; `/healthz`. (Prometheus
+ * reads `/metrics` on the receiver's port.) A page is rendered at most once per revision and kept, so a hundred open tabs cost
+ * one render. With a token, every route wants it: a bearer header (Prometheus' `authorization`), or once in
+ * the URL (`/?token=…`), which sets a same-site cookie and redirects to the clean URL.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderHtml } from '../report/html/renderHtml.js';
+import { LIVE_SCRIPT } from './liveScript.js';
+import { explainPageDocument, explainPageJson, serveToDocument, serveToJson } from './serveReport.js';
+import type { ServeRuntime } from './serveRuntime.js';
+
+/** Events sent to pages at most this often. */
+export const EVENT_INTERVAL_MS = 1000;
+
+/** A comment line on every event stream this often. */
+export const HEARTBEAT_MS = 15_000;
+
+/** Event streams open at once; a further one is 503. */
+export const MAX_EVENT_STREAMS = 64;
+
+/** How the page server runs. */
+export interface LivePageOptions {
+  readonly runtime: ServeRuntime;
+  readonly token?: string;
+  /** The JSON documents' schema version (the CLI's). */
+  readonly schemaVersion: number;
+}
+
+/** The handler, and `close` for its streams and timers. */
+export interface LivePage {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  close(): void;
+  readonly streams: number;
+}
+
+const COOKIE = 'routescope_token';
+
+/** Create the page server's handler. */
+export function createLivePage(options: LivePageOptions): LivePage {
+  const { runtime } = options;
+  const streams = new Set<ServerResponse>();
+  let cached: { revision: number; html: string } | undefined;
+  let pendingTimer: NodeJS.Timeout | undefined;
+  let lastSent = 0;
+
+  const broadcast = (): void => {
+    pendingTimer = undefined;
+    lastSent = Date.now();
+    for (const res of streams) res.write(`event: revision\ndata: ${runtime.revision}\n\n`);
+  };
+  const stopListening = runtime.onChange(() => {
+    if (streams.size === 0 || pendingTimer !== undefined) return;
+    pendingTimer = setTimeout(broadcast, Math.max(0, lastSent + EVENT_INTERVAL_MS - Date.now()));
+    pendingTimer.unref();
+  });
+  const heartbeat = setInterval(() => {
+    for (const res of streams) res.write(': heartbeat\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const pageHtml = (): string => {
+    if (cached?.revision !== runtime.revision)
+      cached = {
+        revision: runtime.revision,
+        html: renderHtml(serveToDocument(runtime.state), { live: { script: '/live.js' } }),
+      };
+    return cached.html;
+  };
+
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    extra: Record<string, string> = {},
+  ): void => {
+    const bytes = Buffer.from(body);
+    res.writeHead(status, {
+      'content-type': type,
+      'content-length': String(bytes.length),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...extra,
+    });
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+  };
+
+  const authorized = (req: IncomingMessage, url: URL): 'yes' | 'no' | 'set-cookie' => {
+    if (options.token === undefined) return 'yes';
+    const token = options.token;
+    const same = (given: string): boolean => {
+      const a = Buffer.from(given);
+      const b = Buffer.from(token);
+      return a.length === b.length && timingSafeEqual(a, b);
+    };
+    const header = String(req.headers.authorization ?? '');
+    if (header.startsWith('Bearer ') && same(header.slice(7))) return 'yes';
+    const cookie = String(req.headers.cookie ?? '')
+      .split(';')
+      .map((c) => c.trim())
+      .find((c) => c.startsWith(`${COOKIE}=`));
+    if (cookie !== undefined && same(decodeURIComponent(cookie.slice(COOKIE.length + 1)))) return 'yes';
+    const query = url.searchParams.get('token');
+    if (query !== null && same(query)) return 'set-cookie';
+    return 'no';
+  };
+
+  return {
+    handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://serve.invalid');
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        req.resume();
+        return send(req, res, 405, 'text/plain; charset=utf-8', 'this server answers GET\n', {
+          allow: 'GET, HEAD',
+        });
+      }
+      const auth = authorized(req, url);
+      if (auth === 'no')
+        return send(
+          req,
+          res,
+          401,
+          'text/plain; charset=utf-8',
+          'a token is required: open /?token=<--token> once, or send Authorization: Bearer <--token>\n',
+          { 'www-authenticate': 'Bearer' },
+        );
+      if (auth === 'set-cookie') {
+        url.searchParams.delete('token');
+        res.writeHead(303, {
+          location: url.pathname + (url.search === '?' ? '' : url.search),
+          'set-cookie': `${COOKIE}=${encodeURIComponent(options.token!)}; HttpOnly; SameSite=Strict; Path=/`,
+        });
+        return res.end();
+      }
+      const path = url.pathname;
+      const html = 'text/html; charset=utf-8';
+      const json = 'application/json; charset=utf-8';
+      if (path === '/' || path === '/index.html') return send(req, res, 200, html, pageHtml());
+      if (path === '/report.json')
+        return send(
+          req,
+          res,
+          200,
+          json,
+          `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion), null, 2)}\n`,
+        );
+      if (path.startsWith('/explain/')) {
+        const rest = path.slice('/explain/'.length);
+        const asJson = rest.endsWith('.json');
+        let id: string;
+        try {
+          id = decodeURIComponent(asJson ? rest.slice(0, -5) : rest);
+        } catch {
+          return send(req, res, 400, 'text/plain; charset=utf-8', 'the id is not valid URL encoding\n');
+        }
+        if (id === '')
+          return send(
+            req,
+            res,
+            404,
+            'text/plain; charset=utf-8',
+            'name an id: /explain/<trace id or conversation id>\n',
+          );
+        return asJson
+          ? send(
+              req,
+              res,
+              200,
+              json,
+              `${JSON.stringify(explainPageJson(runtime.state, id, options.schemaVersion), null, 2)}\n`,
+            )
+          : send(
+              req,
+              res,
+              200,
+              html,
+              renderHtml(explainPageDocument(runtime.state, id), { live: { script: '/live.js' } }),
+            );
+      }
+      if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
+      if (path === '/healthz') return send(req, res, 200, 'text/plain; charset=utf-8', 'ok\n');
+      if (path === '/events') {
+        if (streams.size >= MAX_EVENT_STREAMS)
+          return send(req, res, 503, 'text/plain; charset=utf-8', 'too many live pages are open\n', {
+            'retry-after': '5',
+          });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+        });
+        res.write(`retry: 2000\n\nevent: revision\ndata: ${runtime.revision}\n\n`);
+        streams.add(res);
+        req.socket.setTimeout(0);
+        res.on('close', () => streams.delete(res));
+        return;
+      }
+      return send(
+        req,
+        res,
+        404,
+        'text/plain; charset=utf-8',
+        'not found: try / , /report.json, /explain/<id> (Prometheus: /metrics on the OTLP port)\n',
+      );
+    },
+    close() {
+      stopListening();
+      clearInterval(heartbeat);
+      if (pendingTimer !== undefined) clearTimeout(pendingTimer);
+      for (const res of streams) res.end();
+      streams.clear();
+    },
+    get streams() {
+      return streams.size;
+    },
+  };
+}

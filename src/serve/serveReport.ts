@@ -1,0 +1,259 @@
+/**
+ * serveReport — what `serve` shows: the analyze report of the window, `explain` for one id, and the empty
+ * state, each as the one report document the CLI's pages render.
+ *
+ * The page is not a second report: the window's records are replayed through the very analyses of `routescope
+ * analyze` and `explain`, and their documents are those commands' documents, with one section in front that
+ * says what `serve` received, what its window holds and what it evicted (so a figure over the window is never
+ * mistaken for one over everything). Before anything arrived the page says exactly how to send it something.
+ * Pure. No I/O.
+ */
+import { createChartDigest } from '../analyze/chartDigest.js';
+import { createExplainAnalysis } from '../analyze/explainDecisions.js';
+import { createFloorlessAnalysis } from '../analyze/findFloorlessScorers.js';
+import { createHotspotAnalysis } from '../analyze/findNearTieHotspots.js';
+import type { PolicyChoice } from '../analyze/policyAudit.js';
+import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
+import type { TraceRecord } from '../record/types.js';
+import { look, tone, type Block, type ReportDocument } from '../report/document.js';
+import { countOf, formatCount } from '../report/formatValues.js';
+import { analyzeToDocument, analyzeToJson, type AnalyzeView } from '../report/presentAnalyze.js';
+import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
+import type { InputSummary } from '../report/presentInput.js';
+import type { ReadStats } from '../trace/types.js';
+import type { ServeState } from './receiverCounts.js';
+
+/** Nothing has arrived yet (no request taken, nothing in the window). */
+export function isEmptyState(state: ServeState): boolean {
+  return state.counts.requests.accepted === 0 && state.window.size === 0;
+}
+
+/** The analyze view of the window. */
+export function buildAnalyzeView(state: ServeState): AnalyzeView {
+  const summary = createSummaryAnalysis({ policy: state.policy });
+  const hotspots = createHotspotAnalysis({});
+  const floorless = createFloorlessAnalysis({});
+  const digest = createChartDigest();
+  for (const r of state.window.records()) {
+    summary.add(r);
+    hotspots.add(r);
+    floorless.add(r);
+    digest.add(r);
+  }
+  return {
+    summary: summary.finish(),
+    hotspots: hotspots.finish(),
+    floorless: floorless.finish(),
+    input: inputOf(state),
+    gates: [],
+    digest: digest.finish(),
+  };
+}
+
+/** The live page's document: the empty state, or the receiver section and the analyze report. */
+export function serveToDocument(state: ServeState, view?: AnalyzeView): ReportDocument {
+  if (isEmptyState(state)) return emptyStateDocument(state);
+  const report = analyzeToDocument(view ?? buildAnalyzeView(state));
+  const [, ...rest] = report;
+  const [live, ...receiver] = receiverBlocks(state);
+  // The live line joins analyze's subtitle; the receiver's own section closes the page.
+  return [
+    {
+      kind: 'title',
+      text: `routescope serve — ${countOf(state.window.decisions, 'routing decision')} in the window`,
+    },
+    live!,
+    ...rest,
+    ...receiver,
+  ];
+}
+
+/** The JSON of the live page (`/report.json`): analyze's document plus what the receiver saw. */
+export function serveToJson(
+  state: ServeState,
+  schemaVersion: number,
+  view?: AnalyzeView,
+): Record<string, unknown> {
+  return {
+    ...analyzeToJson(view ?? buildAnalyzeView(state), schemaVersion),
+    command: 'serve',
+    serve: {
+      endpoint: state.endpoint,
+      requests: state.counts.requests,
+      wireBytes: state.counts.wireBytes,
+      decisionsReceived: state.counts.decisionsReceived,
+      window: {
+        maxDecisions: state.window.config.maxDecisions,
+        decisions: state.window.decisions,
+        records: state.window.size,
+        evicted: state.window.evicted,
+      },
+      ...(state.forwarded === undefined ? {} : { forwarded: { ...state.forwarded } }),
+      ...(state.out === undefined ? {} : { out: state.out }),
+      ...(state.forward === undefined ? {} : { forward: state.forward }),
+    },
+  };
+}
+
+/** `explain` of one id over the window. */
+export function buildExplainView(state: ServeState, id: string): ExplainView {
+  const analysis = createExplainAnalysis(id, { policy: state.policy });
+  for (const r of state.window.records()) analysis.add(r);
+  return { report: analysis.finish(), links: {}, input: inputOf(state) };
+}
+
+/** The explain page's document, saying so when the id is not (or no longer) in the window. */
+export function explainPageDocument(state: ServeState, id: string, view?: ExplainView): ReportDocument {
+  const v = view ?? buildExplainView(state, id);
+  const doc = explainToDocument(v);
+  if (v.report.entries.length > 0) return doc;
+  const evicted = state.window.evicted.decisions;
+  return [
+    ...doc.slice(0, 1),
+    {
+      kind: 'paragraph',
+      text: tone(
+        `No record of the window has trace id or conversation id ${id}.${evicted > 0 ? ` The window has evicted ${countOf(evicted, 'older decision')}; run routescope explain over the --out file for those.` : ''}`,
+        'warn',
+      ),
+    },
+    ...doc.slice(1),
+  ];
+}
+
+/** The JSON of one explain page (`/explain/<id>.json`). */
+export function explainPageJson(
+  state: ServeState,
+  id: string,
+  schemaVersion: number,
+): Record<string, unknown> {
+  return explainToJson(buildExplainView(state, id), schemaVersion);
+}
+
+function inputOf(state: ServeState): InputSummary {
+  let decisions = 0;
+  let turns = 0;
+  let misroutes = 0;
+  for (const r of state.window.records() as Iterable<TraceRecord>) {
+    if (r.kind === 'decision') decisions++;
+    else if (r.kind === 'turn') turns++;
+    else misroutes++;
+  }
+  return { inputs: [state.endpoint], stats: state.stats, records: { decisions, turns, misroutes } };
+}
+
+function receiverBlocks(state: ServeState): Block[] {
+  const { counts, window } = state;
+  const forwarded = state.forwarded ?? { ok: 0, failed: 0, dropped: 0 };
+  const ev = window.evicted;
+  const evicted = ev.decisions + ev.turns + ev.misroutes;
+  return [
+    {
+      kind: 'paragraph',
+      only: 'html',
+      text: [
+        'Live: OTLP/HTTP received at ',
+        look(state.endpoint, 'code'),
+        `; ${countOf(counts.decisionsReceived, 'decision')} received, the newest ${formatCount(window.config.maxDecisions)} kept.`,
+      ],
+    },
+    { kind: 'heading', text: 'Receiver' },
+    {
+      kind: 'fields',
+      rows: [
+        ['endpoint', look(`${state.endpoint}/v1/traces`, 'code')],
+        [
+          'requests',
+          `${formatCount(counts.requests.accepted)} accepted · ${formatCount(counts.requests.invalid)} invalid · ${formatCount(counts.requests.refused)} refused (busy, too large, unauthorized) · ${formatCount(counts.requests.ignored)} metrics/logs ignored`,
+        ],
+        ['decisions received', formatCount(counts.decisionsReceived)],
+        [
+          'spans',
+          counts.rejectedItems === 0
+            ? `${formatCount(counts.items)} received`
+            : [
+                `${formatCount(counts.items)} received · `,
+                tone(`${formatCount(counts.rejectedItems)} could not be read`, 'bad'),
+              ],
+        ],
+        [
+          'window',
+          `${countOf(window.decisions, 'decision')} of at most ${formatCount(window.config.maxDecisions)} (--max-decisions), ${countOf(window.size, 'record')} in all`,
+        ],
+        [
+          'evicted',
+          evicted === 0
+            ? tone('none', 'good')
+            : tone(
+                `${formatCount(ev.decisions)} decisions, ${formatCount(ev.turns)} turn routes, ${formatCount(ev.misroutes)} misroute marks (oldest first; the figures below are over the window)`,
+                'warn',
+              ),
+        ],
+        ...(state.out === undefined ? [] : [['written to', look(state.out, 'code')] as const]),
+        ...(state.forward === undefined
+          ? []
+          : [
+              [
+                'forwarded to',
+                [
+                  look(state.forward, 'code'),
+                  ` · ${formatCount(forwarded.ok)} delivered`,
+                  forwarded.failed + forwarded.dropped === 0
+                    ? ''
+                    : tone(
+                        ` · ${formatCount(forwarded.failed)} failed · ${formatCount(forwarded.dropped)} dropped`,
+                        'bad',
+                      ),
+                ],
+              ] as const,
+            ]),
+      ],
+    },
+  ];
+}
+
+function emptyStateDocument(state: ServeState): ReportDocument {
+  const refused = state.counts.requests.invalid + state.counts.requests.refused;
+  return [
+    { kind: 'title', text: 'routescope serve — waiting for routing spans' },
+    { kind: 'paragraph', text: 'Nothing has arrived yet. Point your agent’s OTLP/HTTP exporter here:' },
+    { kind: 'paragraph', text: look(`OTEL_EXPORTER_OTLP_ENDPOINT=${state.endpoint}`, 'code') },
+    {
+      kind: 'list',
+      items: [
+        [
+          'with the routescope strategy on (',
+          look('routescopeObservability()', 'code'),
+          ' or ',
+          look('instrumentDecideTier2', 'code'),
+          '; see the README) and the exporter ',
+          look('new OTLPTraceExporter()', 'code'),
+          ', which reads that variable (it posts to ',
+          look(`${state.endpoint}/v1/traces`, 'code'),
+          ', JSON or protobuf, gzip or not);',
+        ],
+        [
+          'or post an agentfootprint event log (JSON lines): ',
+          look(`curl --data-binary @events.jsonl ${state.endpoint}/agentfootprint/events`, 'code'),
+          ';',
+        ],
+        ['or try it: ', look('routescope demo --serve', 'code'), ' runs the demo agent against a serve.'],
+      ],
+    },
+    ...(refused > 0
+      ? [
+          {
+            kind: 'paragraph' as const,
+            text: tone(
+              `${countOf(refused, 'request')} arrived but could not be taken (invalid, too large or unauthorized): see the serve process's stderr.`,
+              'bad',
+            ),
+          },
+        ]
+      : []),
+    {
+      kind: 'paragraph',
+      text: 'This page updates by itself as spans arrive. Prometheus can scrape /metrics on this port.',
+    },
+  ];
+}
