@@ -18,6 +18,8 @@ export interface InputSummary {
   readonly stats: ReadStats;
   /** Records yielded by the reader, per kind. */
   readonly records: { readonly decisions: number; readonly turns: number; readonly misroutes: number };
+  /** Set when the input came as requests (serve), not files: how many were read. */
+  readonly requests?: number;
 }
 
 /** Problems listed in `--format json`. */
@@ -84,7 +86,15 @@ export function inputBlocks(s: InputSummary): Block[] {
     {
       kind: 'fields',
       rows: [
-        ['read', `${countOf(st.files, 'file')}, ${countOf(st.lines, 'line')}, ${countOf(st.spans, 'span')}`],
+        s.requests === undefined
+          ? [
+              'read',
+              `${countOf(st.files, 'file')}, ${countOf(st.lines, 'line')}, ${countOf(st.spans, 'span')}`,
+            ]
+          : [
+              'received',
+              `${countOf(s.requests, 'request')}, ${countOf(st.spans, 'span')}, ${countOf(st.events, 'event')}`,
+            ],
         [
           'routing',
           `${countOf(st.routingSpans, 'decision span')}, ${countOf(st.turnSpans, 'turn span')}, ${countOf(s.records.misroutes, 'feedback span')}`,

@@ -19,6 +19,9 @@ import type { ServeRuntime } from './serveRuntime.js';
 /** Events sent to pages at most this often. */
 export const EVENT_INTERVAL_MS = 1000;
 
+/** A render of the window is kept at least this many times as long as it took. */
+export const RENDER_COST_FACTOR = 4;
+
 /** A comment line on every event stream this often. */
 export const HEARTBEAT_MS = 15_000;
 
@@ -46,33 +49,57 @@ const COOKIE = 'routescope_token';
 export function createLivePage(options: LivePageOptions): LivePage {
   const { runtime } = options;
   const streams = new Set<ServerResponse>();
-  let cached: { revision: number; html: string } | undefined;
-  let pendingTimer: NodeJS.Timeout | undefined;
   let lastSent = 0;
+  let pendingTimer: NodeJS.Timeout | undefined;
+  // Rendering the window is the costly part (every record unpacked, every analysis run): a render is kept for
+  // at least RENDER_COST_FACTOR times what the last one took, and never less than EVENT_INTERVAL_MS, so pages
+  // take at most about a fifth of the process however fast spans arrive and however many pages are open.
+  let lastRenderMs = 0;
+  const minAge = (): number => Math.max(EVENT_INTERVAL_MS, RENDER_COST_FACTOR * lastRenderMs);
 
   const broadcast = (): void => {
     pendingTimer = undefined;
     lastSent = Date.now();
     for (const res of streams) res.write(`event: revision\ndata: ${runtime.revision}\n\n`);
   };
-  const stopListening = runtime.onChange(() => {
+  const scheduleBroadcast = (): void => {
     if (streams.size === 0 || pendingTimer !== undefined) return;
-    pendingTimer = setTimeout(broadcast, Math.max(0, lastSent + EVENT_INTERVAL_MS - Date.now()));
+    pendingTimer = setTimeout(broadcast, Math.max(0, lastSent + minAge() - Date.now()));
     pendingTimer.unref();
-  });
+  };
+  const stopListening = runtime.onChange(scheduleBroadcast);
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(': heartbeat\n\n');
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
-  const pageHtml = (): string => {
-    if (cached?.revision !== runtime.revision)
-      cached = {
-        revision: runtime.revision,
-        html: renderHtml(serveToDocument(runtime.state), { live: { script: '/live.js' } }),
-      };
-    return cached.html;
+  /** A render of the window, kept while it is young; a stale one served means pages hear again later. */
+  const renderKept = <T>(render: () => T): (() => T) => {
+    let kept: { revision: number; value: T; at: number } | undefined;
+    return () => {
+      const now = Date.now();
+      if (kept === undefined || (kept.revision !== runtime.revision && now - kept.at >= minAge())) {
+        const revision = runtime.revision;
+        const started = performance.now();
+        const value = render();
+        lastRenderMs = performance.now() - started;
+        kept = { revision, value, at: Date.now() };
+      } else if (kept.revision !== runtime.revision) {
+        // Served stale: make sure the pages are told again once a fresh render is allowed.
+        if (pendingTimer === undefined && streams.size > 0) {
+          pendingTimer = setTimeout(broadcast, kept.at + minAge() - now);
+          pendingTimer.unref();
+        }
+      }
+      return kept.value;
+    };
   };
+  const pageHtml = renderKept(() =>
+    renderHtml(serveToDocument(runtime.state), { live: { script: '/live.js', revision: runtime.revision } }),
+  );
+  const reportJson = renderKept(
+    () => `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion), null, 2)}\n`,
+  );
 
   const send = (
     req: IncomingMessage,
@@ -144,14 +171,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
       const html = 'text/html; charset=utf-8';
       const json = 'application/json; charset=utf-8';
       if (path === '/' || path === '/index.html') return send(req, res, 200, html, pageHtml());
-      if (path === '/report.json')
-        return send(
-          req,
-          res,
-          200,
-          json,
-          `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion), null, 2)}\n`,
-        );
+      if (path === '/report.json') return send(req, res, 200, json, reportJson());
       if (path.startsWith('/explain/')) {
         const rest = path.slice('/explain/'.length);
         const asJson = rest.endsWith('.json');

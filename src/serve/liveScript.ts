@@ -1,8 +1,9 @@
 /**
  * liveScript — `/live.js`, the one script of serve's pages: it keeps the page current and links every id.
  *
- * It listens to `/events` (Server-Sent Events; the browser reconnects by itself) and on each `revision` fetches
- * the page's own URL again and swaps the header, main and footer for the new ones, so the page stays the one
+ * It listens to `/events` (Server-Sent Events; the browser reconnects by itself) and on a `revision` newer than
+ * the one the page shows (its `data-revision`) fetches the page's own URL again and swaps the header, main and
+ * footer for the new ones (the server may answer with a render a little older, and then tells again later), so the page stays the one
  * server-rendered document (the CLI's look, no client-side templates) and a scroll position survives. Every
  * `code.id` chip (a trace or conversation id) becomes a link to `/explain/<id>`. A small badge in the header
  * says whether the page is live. Served with the page's CSP (`script-src 'self'; connect-src 'self'`): it
@@ -47,9 +48,10 @@ export const LIVE_SCRIPT = `'use strict';
         if (fresh && old) old.replaceWith(fresh);
       }
       document.title = next.title;
+      const shown = next.documentElement.dataset.revision;
+      if (shown !== undefined) document.documentElement.dataset.revision = shown;
       linkIds();
       setBadge('live');
-      document.documentElement.dataset.revision = String(revision);
     } catch (error) {
       setBadge('reconnecting');
     } finally {
@@ -57,18 +59,14 @@ export const LIVE_SCRIPT = `'use strict';
       if (again) { again = false; refresh(); }
     }
   };
-  let revision = -1;
   const start = () => {
     linkIds();
     setBadge('connecting');
     const events = new EventSource('/events');
     events.addEventListener('revision', (e) => {
-      const next = Number(e.data);
-      if (next === revision) return;
-      const first = revision === -1;
-      revision = next;
-      if (first && Number(document.documentElement.dataset.revision) === next) { setBadge('live'); return; }
-      refresh();
+      const shown = Number(document.documentElement.dataset.revision ?? -1);
+      if (Number(e.data) > shown) refresh();
+      else setBadge('live');
     });
     events.addEventListener('open', () => setBadge('live'));
     events.addEventListener('error', () => setBadge('reconnecting'));

@@ -12,15 +12,12 @@ import { createChartDigest } from '../analyze/chartDigest.js';
 import { createExplainAnalysis } from '../analyze/explainDecisions.js';
 import { createFloorlessAnalysis } from '../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../analyze/findNearTieHotspots.js';
-import type { PolicyChoice } from '../analyze/policyAudit.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
-import type { TraceRecord } from '../record/types.js';
 import { look, tone, type Block, type ReportDocument } from '../report/document.js';
 import { countOf, formatCount } from '../report/formatValues.js';
 import { analyzeToDocument, analyzeToJson, type AnalyzeView } from '../report/presentAnalyze.js';
 import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
 import type { InputSummary } from '../report/presentInput.js';
-import type { ReadStats } from '../trace/types.js';
 import type { ServeState } from './receiverCounts.js';
 
 /** Nothing has arrived yet (no request taken, nothing in the window). */
@@ -34,17 +31,21 @@ export function buildAnalyzeView(state: ServeState): AnalyzeView {
   const hotspots = createHotspotAnalysis({});
   const floorless = createFloorlessAnalysis({});
   const digest = createChartDigest();
+  const records = { decisions: 0, turns: 0, misroutes: 0 };
   for (const r of state.window.records()) {
     summary.add(r);
     hotspots.add(r);
     floorless.add(r);
     digest.add(r);
+    if (r.kind === 'decision') records.decisions++;
+    else if (r.kind === 'turn') records.turns++;
+    else records.misroutes++;
   }
   return {
     summary: summary.finish(),
     hotspots: hotspots.finish(),
     floorless: floorless.finish(),
-    input: inputOf(state),
+    input: inputOf(state, records),
     gates: [],
     digest: digest.finish(),
   };
@@ -98,8 +99,14 @@ export function serveToJson(
 /** `explain` of one id over the window. */
 export function buildExplainView(state: ServeState, id: string): ExplainView {
   const analysis = createExplainAnalysis(id, { policy: state.policy });
-  for (const r of state.window.records()) analysis.add(r);
-  return { report: analysis.finish(), links: {}, input: inputOf(state) };
+  const records = { decisions: 0, turns: 0, misroutes: 0 };
+  for (const r of state.window.records()) {
+    analysis.add(r);
+    if (r.kind === 'decision') records.decisions++;
+    else if (r.kind === 'turn') records.turns++;
+    else records.misroutes++;
+  }
+  return { report: analysis.finish(), links: {}, input: inputOf(state, records) };
 }
 
 /** The explain page's document, saying so when the id is not (or no longer) in the window. */
@@ -130,16 +137,13 @@ export function explainPageJson(
   return explainToJson(buildExplainView(state, id), schemaVersion);
 }
 
-function inputOf(state: ServeState): InputSummary {
-  let decisions = 0;
-  let turns = 0;
-  let misroutes = 0;
-  for (const r of state.window.records() as Iterable<TraceRecord>) {
-    if (r.kind === 'decision') decisions++;
-    else if (r.kind === 'turn') turns++;
-    else misroutes++;
-  }
-  return { inputs: [state.endpoint], stats: state.stats, records: { decisions, turns, misroutes } };
+function inputOf(state: ServeState, records: InputSummary['records']): InputSummary {
+  return {
+    inputs: [state.endpoint],
+    stats: state.stats,
+    records,
+    requests: state.counts.requests.accepted + state.counts.requests.ignored,
+  };
 }
 
 function receiverBlocks(state: ServeState): Block[] {
@@ -222,15 +226,18 @@ function emptyStateDocument(state: ServeState): ReportDocument {
       kind: 'list',
       items: [
         [
-          'with the routescope strategy on (',
-          look('routescopeObservability()', 'code'),
-          ' or ',
+          'turn the routescope strategy on in your agent (one line; the README has the whole setup): ',
+          look('agent.enable.observability({ strategy: routescopeObservability() })', 'code'),
+          ', or wrap a hand-written router with ',
           look('instrumentDecideTier2', 'code'),
-          '; see the README) and the exporter ',
+          ';',
+        ],
+        [
+          'export with ',
           look('new OTLPTraceExporter()', 'code'),
-          ', which reads that variable (it posts to ',
+          ' from @opentelemetry/exporter-trace-otlp-http (or -proto), which reads that variable and posts to ',
           look(`${state.endpoint}/v1/traces`, 'code'),
-          ', JSON or protobuf, gzip or not);',
+          ';',
         ],
         [
           'or post an agentfootprint event log (JSON lines): ',
@@ -253,7 +260,11 @@ function emptyStateDocument(state: ServeState): ReportDocument {
       : []),
     {
       kind: 'paragraph',
-      text: 'This page updates by itself as spans arrive. Prometheus can scrape /metrics on this port.',
+      text: [
+        'This page updates by itself as spans arrive. Prometheus scrapes ',
+        look(`${state.endpoint}/metrics`, 'code'),
+        '.',
+      ],
     },
   ];
 }

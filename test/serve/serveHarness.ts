@@ -44,6 +44,7 @@ export async function exportDecisions(
   encoding: 'json' | 'protobuf',
   service = 'serve-test',
   alsoTo?: string,
+  names: { readonly router?: string; readonly skills?: readonly [string, string, string] } = {},
 ): Promise<string[]> {
   const url = `${endpoint}/v1/traces`;
   const exporter = encoding === 'json' ? new JsonExporter({ url }) : new ProtoExporter({ url });
@@ -58,20 +59,21 @@ export async function exportDecisions(
   });
   const decide = instrumentDecideTier2(decideTier2, {
     tracerProvider: provider,
-    routerName: 'desk',
+    routerName: names.router ?? 'desk',
     scorerName: 'keyword',
   });
   const kinds: string[] = [];
   for (let i = 0; i < turns; i++) {
     // Every third turn a near-tie, the rest decisive.
     const gap = i % 3 === 0 ? 0.01 : 0.5;
+    const [a, b, c] = names.skills ?? ['billing', 'refunds', 'shipping'];
     const verdict = decide(
       [
-        { id: 'billing', score: 1 },
-        { id: 'refunds', score: 1 - gap },
-        { id: 'shipping', score: 0.1 },
+        { id: a, score: 1 },
+        { id: b, score: 1 - gap },
+        { id: c, score: 0.1 },
       ],
-      'refunds',
+      b,
       { nearTieMargin: 0.05, menuSize: 2 },
       { floor: 0 },
     );

@@ -43,9 +43,10 @@ export interface HtmlPage {
   readonly notes?: readonly string[];
   /**
    * A page served live by `routescope serve`: one same-origin script (`script`, a path such as `/live.js`)
-   * that keeps it current. The policy then allows that script and same-origin requests, nothing else.
+   * that keeps it current, and the `revision` of what the page shows. The policy then allows that script and
+   * same-origin requests, nothing else.
    */
-  readonly live?: { readonly script: string };
+  readonly live?: { readonly script: string; readonly revision?: number };
 }
 
 const CSP =
@@ -68,7 +69,7 @@ main{max-width:1320px;margin:0 auto;padding:20px 24px 40px;display:grid;grid-tem
 .dim{color:var(--muted)}
 section{grid-column:1/-1;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;min-width:0}
 section.half{grid-column:auto}
-@media (max-width:900px){main{grid-template-columns:1fr}section.half{grid-column:1/-1}}
+@media (max-width:900px){main{grid-template-columns:minmax(0,1fr);padding:12px 10px 32px}section.half{grid-column:1/-1}header{padding:16px 14px}}
 section h2{margin:0 0 4px;font-size:16px;font-weight:600}
 section p.intro{margin:0 0 12px;color:var(--muted)}
 section ul{margin:8px 0;padding-left:20px}
@@ -78,6 +79,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.3px}
 table.fields th{width:1%;white-space:nowrap}
+table.fields td{overflow-wrap:anywhere}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:last-child td,tr:last-child th{border-bottom:none}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${INK.code};border-radius:4px;padding:1px 4px}
@@ -115,7 +117,7 @@ export function renderHtmlPage(page: HtmlPage): string {
   const notes = (page.notes ?? []).map((n) => `<p>${escapeHtml(n)}</p>`).join('');
   const live = page.live;
   return (
-    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    `<!doctype html>\n<html lang="en"${live?.revision === undefined ? '' : ` data-revision="${live.revision}"`}><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${live ? LIVE_CSP : CSP}">` +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     '<meta name="referrer" content="no-referrer">' +

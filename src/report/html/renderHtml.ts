@@ -31,7 +31,7 @@ import { drawBarChart, drawHeatmap, drawHistogram, drawLineChart, drawRankedBars
 
 /** How a page is rendered: `live` is serve's same-origin script (see HtmlPage.live). */
 export interface RenderHtmlOptions {
-  readonly live?: { readonly script: string };
+  readonly live?: { readonly script: string; readonly revision?: number };
 }
 
 /** Render a document as a whole HTML page (ends with a newline). */
