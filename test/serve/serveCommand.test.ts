@@ -37,6 +37,7 @@ afterEach(async () => {
 interface StartedCli {
   readonly endpoint: string;
   readonly metrics: string;
+  readonly page: string;
   readonly stdout: () => string;
   readonly stderr: () => string;
 }
@@ -53,8 +54,9 @@ function startCli(args: string[]): Promise<StartedCli> {
       out += d.toString();
       const endpoint = /OTEL_EXPORTER_OTLP_ENDPOINT=(\S+)\)/.exec(out)?.[1];
       const metrics = /metrics\s+(\S+\/metrics)/.exec(out)?.[1];
-      if (endpoint !== undefined && metrics !== undefined)
-        resolve({ endpoint, metrics, stdout: () => out, stderr: () => err });
+      const page = /live page\s+(\S+)/.exec(out)?.[1];
+      if (endpoint !== undefined && metrics !== undefined && page !== undefined)
+        resolve({ endpoint, metrics, page, stdout: () => out, stderr: () => err });
     });
     child!.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
   });
@@ -133,6 +135,38 @@ describe('routescope serve, the shipped CLI', () => {
     // serve waits FORWARD_FLUSH_MS (5 s) for the queue, then cuts the sends off: it does not wait for the target.
     expect(await exited).toBe(0);
     expect(cli.stderr()).toMatch(/forwarded\s+0 requests to .*; [1-9]\d* failed, \d+ dropped/);
+  });
+});
+
+describe('routescope demo --serve', () => {
+  it('runs the demo agent against a serve in the same process: the page holds every decision of the demo, until Ctrl-C', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-demo-serve-'));
+    const cli = await startCli(['demo', '--serve', '--port', '0', '--ui-port', '0', '--out', dir]);
+    // The demo says how many requests it sent once every one was answered: only then is the window whole.
+    await until(() => /sent to serve in \d+ OTLP\/HTTP requests/.test(cli.stdout()), 'the demo to be sent');
+    const report = (await (await fetch(`${cli.page}report.json`)).json()) as { decisions: number };
+    const analyzed = spawn(process.execPath, [BIN, 'analyze', join(dir, 'traces.jsonl'), '--format', 'json']);
+    let json = '';
+    analyzed.stdout.on('data', (d: Buffer) => (json += d.toString()));
+    expect(await exitOf(analyzed)).toBe(0);
+    const expected = (JSON.parse(json) as { decisions: number }).decisions;
+    expect(expected).toBeGreaterThan(100);
+    expect(report.decisions).toBe(expected);
+    const page = await (await fetch(cli.page)).text();
+    expect(page).toContain(`${expected} routing decisions in the window`);
+    const exited = exitOf(child!);
+    child!.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('the plain demo (npm start) finishes by itself and says how to see it live', async () => {
+    requireBuild(BIN);
+    const dir = mkdtempSync(join(tmpdir(), 'rs-demo-'));
+    const demo = spawn(process.execPath, [BIN, 'demo', '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    demo.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    expect(await exitOf(demo)).toBe(0);
+    expect(out).toMatch(/routescope demo --serve\s+# the same demo on the live page/);
   });
 });
 

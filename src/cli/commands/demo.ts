@@ -187,6 +187,10 @@ function nextSteps(file: string, conversationId: string | undefined, ctx: Comman
       'the evidence behind a misrouted answer',
     ]);
   }
+  steps.push([
+    `${RUN_COMMAND} demo --serve`,
+    'the same demo on the live page (http://127.0.0.1:4319/), until Ctrl-C',
+  ]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => `  ${escapeControlChars(command.padEnd(width))}   # ${why}`);
   return `${ctx.format === 'text' ? '\n' : ''}Next, try:\n${lines.join('\n')}\n`;
