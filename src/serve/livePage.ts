@@ -87,7 +87,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
       } else if (kept.revision !== runtime.revision) {
         // Served stale: make sure the pages are told again once a fresh render is allowed.
         if (pendingTimer === undefined && streams.size > 0) {
-          pendingTimer = setTimeout(broadcast, kept.at + minAge() - now);
+          pendingTimer = setTimeout(broadcast, Math.max(kept.at, lastSent) + minAge() - now);
           pendingTimer.unref();
         }
       }

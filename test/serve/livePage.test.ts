@@ -1,0 +1,93 @@
+/**
+ * The live page's server side over real sockets: pages are told of new data at most once a second however fast
+ * requests arrive, a render is shared by every page until it may be redone, and the token guards every route
+ * (a bearer header, or once in the URL, then a same-site cookie). Ports 0; waits poll with a deadline.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { EVENT_INTERVAL_MS } from '../../src/serve/livePage.js';
+import type { RunningServe } from '../../src/serve/startServe.js';
+import { startTestServe } from './serveHarness.js';
+
+let running: RunningServe | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const EMPTY_REQUEST = JSON.stringify({
+  resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [] }] }],
+});
+
+describe('live page events', () => {
+  it('tells pages at most once a second however fast requests arrive, and always of the newest', async () => {
+    running = await startTestServe();
+    const controller = new AbortController();
+    const response = await fetch(`${running.pageUrl}events`, { signal: controller.signal });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const revisions: Array<{ at: number; revision: number }> = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let text = '';
+      try {
+        for await (const chunk of response.body!) {
+          text += decoder.decode(chunk as Uint8Array, { stream: true });
+          for (const m of text.matchAll(/event: revision\ndata: (\d+)\n\n/g))
+            revisions.push({ at: Date.now(), revision: Number(m[1]) });
+          text = text.slice(text.lastIndexOf('\n\n') + 2);
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    await until(() => revisions.length === 1, 'the first event (sent on connecting)');
+    const started = Date.now();
+    let sent = 0;
+    while (Date.now() - started < 2500) {
+      const r = await fetch(`${running.endpoint}/v1/traces`, {
+        method: 'POST',
+        body: EMPTY_REQUEST,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(r.status).toBe(200);
+      sent++;
+    }
+    const finalRevision = running.runtime.revision;
+    await until(() => revisions.at(-1)!.revision === finalRevision, 'an event with the newest revision');
+    const elapsed = Date.now() - started;
+    controller.abort();
+    await reading;
+    expect(sent).toBeGreaterThan(revisions.length);
+    // One on connecting, then at most one per interval (and one more for the last, partial interval).
+    expect(revisions.length - 1).toBeLessThanOrEqual(Math.ceil(elapsed / EVENT_INTERVAL_MS) + 1);
+    for (let i = 2; i < revisions.length; i++)
+      expect(revisions[i]!.at - revisions[i - 1]!.at).toBeGreaterThanOrEqual(EVENT_INTERVAL_MS - 50);
+  });
+});
+
+describe('the token on the page', () => {
+  it('every route wants it: 401 without, a bearer header works, and ?token= once sets a same-site cookie', async () => {
+    running = await startTestServe({ token: 's3cret' });
+    expect((await fetch(running.pageUrl)).status).toBe(401);
+    expect((await fetch(`${running.pageUrl}report.json`)).status).toBe(401);
+    expect((await fetch(`${running.pageUrl}events`)).status).toBe(401);
+    expect((await fetch(running.pageUrl, { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    expect((await fetch(running.pageUrl, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const login = await fetch(`${running.pageUrl}?token=s3cret`, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    expect(login.headers.get('location')).toBe('/');
+    const cookie = login.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const withCookie = await fetch(running.pageUrl, { headers: { cookie: cookie.split(';')[0]! } });
+    expect(withCookie.status).toBe(200);
+    expect(await withCookie.text()).toContain('routescope serve');
+  });
+});
