@@ -147,7 +147,7 @@ describe('HTML', () => {
   it('puts blocks before the first heading in a card without a heading', () => {
     const html = main(renderHtml([{ kind: 'fields', rows: [['read', '1 file']] }]));
     expect(html).toContain(
-      '<section><table class="fields"><tbody><tr><th>read</th><td>1 file</td></tr></tbody></table></section>',
+      '<section><div class="scroll"><table class="fields"><tbody><tr><th>read</th><td>1 file</td></tr></tbody></table></div></section>',
     );
   });
 

@@ -79,7 +79,6 @@ table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
 th{color:var(--muted);font-weight:600;font-size:12px;text-transform:uppercase;letter-spacing:.3px}
 table.fields th{width:1%;white-space:nowrap}
-table.fields td{overflow-wrap:anywhere}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:last-child td,tr:last-child th{border-bottom:none}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${INK.code};border-radius:4px;padding:1px 4px}

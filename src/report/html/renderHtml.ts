@@ -95,9 +95,10 @@ function renderBlock(
     case 'list':
       return `<ul>${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join('')}</ul>`;
     case 'fields':
-      return `<table class="fields"><tbody>${block.rows
+      // In a box of its own that scrolls, as the other tables: a long URL or id never pushes the page sideways.
+      return `<div class="scroll"><table class="fields"><tbody>${block.rows
         .map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${inlineHtml(value)}</td></tr>`)
-        .join('')}</tbody></table>`;
+        .join('')}</tbody></table></div>`;
     case 'table':
       return htmlTable(
         block.columns.map((c) => c.title),
