@@ -11,6 +11,7 @@
  */
 import { createChartDigest, type ChartDigest } from '../analyze/chartDigest.js';
 import type { GateResult } from '../analyze/evaluateGates.js';
+import { countRecordKind, createRecordKindCounts } from '../analyze/recordKindCounts.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { describeNothingRead } from '../trace/describeNothingRead.js';
 import { InputError } from '../trace/inputError.js';
@@ -41,7 +42,7 @@ export async function runAnalysisPass(
   threads: ReaderThreads = { jobs: 1, minBytes: PARALLEL_MIN_BYTES },
 ): Promise<InputSummary> {
   const stats = createReadStats();
-  const records = { decisions: 0, turns: 0, misroutes: 0 };
+  const records = createRecordKindCounts();
   const progress = createProgressLine(io);
   try {
     const stream = readAllInputs(
@@ -61,9 +62,7 @@ export async function runAnalysisPass(
         io.stderr.write(`routescope: ${escapeControlChars(describeEmptyStore(store, problems))}\n`),
     );
     for await (const record of stream) {
-      if (record.kind === 'decision') records.decisions++;
-      else if (record.kind === 'turn') records.turns++;
-      else records.misroutes++;
+      countRecordKind(records, record);
       for (const sink of sinks) sink.add(record);
     }
   } finally {

@@ -7,6 +7,7 @@
  * (`notice`), and nor are files that held no span or event at all: each is named, as skipped. A turn read
  * both as spans and from an event log is said to have been counted once. Pure.
  */
+import type { RecordKindCounts } from '../analyze/recordKindCounts.js';
 import type { ReadProblem, ReadStats } from '../trace/types.js';
 import { tone, type Block, type Inline } from './document.js';
 import { countOf, formatCount } from './formatValues.js';
@@ -17,7 +18,7 @@ export interface InputSummary {
   readonly inputs: readonly string[];
   readonly stats: ReadStats;
   /** Records yielded by the reader, per kind. */
-  readonly records: { readonly decisions: number; readonly turns: number; readonly misroutes: number };
+  readonly records: Readonly<RecordKindCounts>;
   /** Set when the input came as requests (serve), not files: how many were read. */
   readonly requests?: number;
 }

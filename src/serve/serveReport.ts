@@ -12,6 +12,7 @@ import { createChartDigest } from '../analyze/chartDigest.js';
 import { createExplainAnalysis } from '../analyze/explainDecisions.js';
 import { createFloorlessAnalysis } from '../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../analyze/findNearTieHotspots.js';
+import { countRecordKind, createRecordKindCounts } from '../analyze/recordKindCounts.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
 import { look, tone, type Block, type ReportDocument } from '../report/document.js';
 import { countOf, formatCount } from '../report/formatValues.js';
@@ -31,15 +32,13 @@ export function buildAnalyzeView(state: ServeState): AnalyzeView {
   const hotspots = createHotspotAnalysis({});
   const floorless = createFloorlessAnalysis({});
   const digest = createChartDigest();
-  const records = { decisions: 0, turns: 0, misroutes: 0 };
+  const records = createRecordKindCounts();
   for (const r of state.window.records()) {
     summary.add(r);
     hotspots.add(r);
     floorless.add(r);
     digest.add(r);
-    if (r.kind === 'decision') records.decisions++;
-    else if (r.kind === 'turn') records.turns++;
-    else records.misroutes++;
+    countRecordKind(records, r);
   }
   return {
     summary: summary.finish(),
@@ -99,12 +98,10 @@ export function serveToJson(
 /** `explain` of one id over the window. */
 export function buildExplainView(state: ServeState, id: string): ExplainView {
   const analysis = createExplainAnalysis(id, { policy: state.policy });
-  const records = { decisions: 0, turns: 0, misroutes: 0 };
+  const records = createRecordKindCounts();
   for (const r of state.window.records()) {
     analysis.add(r);
-    if (r.kind === 'decision') records.decisions++;
-    else if (r.kind === 'turn') records.turns++;
-    else records.misroutes++;
+    countRecordKind(records, r);
   }
   return { report: analysis.finish(), links: {}, input: inputOf(state, records) };
 }
