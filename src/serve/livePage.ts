@@ -9,12 +9,12 @@
  * one render. With a token, every route wants it: a bearer header (Prometheus' `authorization`), or once in
  * the URL (`/?token=…`), which sets a same-site cookie and redirects to the clean URL.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
 import { explainPageDocument, explainPageJson, serveToDocument, serveToJson } from './serveReport.js';
 import type { ServeRuntime } from './serveRuntime.js';
+import { hasBearerToken, isServeToken } from './serveToken.js';
 
 /** Events sent to pages at most this often. */
 export const EVENT_INTERVAL_MS = 1000;
@@ -123,20 +123,15 @@ export function createLivePage(options: LivePageOptions): LivePage {
   const authorized = (req: IncomingMessage, url: URL): 'yes' | 'no' | 'set-cookie' => {
     if (options.token === undefined) return 'yes';
     const token = options.token;
-    const same = (given: string): boolean => {
-      const a = Buffer.from(given);
-      const b = Buffer.from(token);
-      return a.length === b.length && timingSafeEqual(a, b);
-    };
-    const header = String(req.headers.authorization ?? '');
-    if (header.startsWith('Bearer ') && same(header.slice(7))) return 'yes';
+    if (hasBearerToken(req, token)) return 'yes';
     const cookie = String(req.headers.cookie ?? '')
       .split(';')
       .map((c) => c.trim())
       .find((c) => c.startsWith(`${COOKIE}=`));
-    if (cookie !== undefined && same(decodeURIComponent(cookie.slice(COOKIE.length + 1)))) return 'yes';
+    if (cookie !== undefined && isServeToken(decodeURIComponent(cookie.slice(COOKIE.length + 1)), token))
+      return 'yes';
     const query = url.searchParams.get('token');
-    if (query !== null && same(query)) return 'set-cookie';
+    if (query !== null && isServeToken(query, token)) return 'set-cookie';
     return 'no';
   };
 

@@ -17,7 +17,6 @@
  * (forwardRequests) and answered here. Every request is counted; problems go to `log`, one line each, never
  * thrown.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import type { Forwarder } from './forwardRequests.js';
@@ -32,6 +31,7 @@ import {
 import type { OutFile } from './outFile.js';
 import { createBodyBudget, readRequestBody } from './readRequestBody.js';
 import type { ServeRuntime } from './serveRuntime.js';
+import { hasBearerToken } from './serveToken.js';
 
 /** The default largest body taken, on the wire and decompressed. */
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -81,7 +81,6 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const budget = createBodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
-  const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
   let inFlight = 0;
   let closing = false;
   let idle: (() => void) | undefined;
@@ -116,11 +115,8 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
   };
   const retryLater = { 'retry-after': String(RETRY_AFTER_SECONDS) };
 
-  const authorized = (req: IncomingMessage): boolean => {
-    if (expected === undefined) return true;
-    const given = Buffer.from(String(req.headers.authorization ?? ''));
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const authorized = (req: IncomingMessage): boolean =>
+    options.token === undefined || hasBearerToken(req, options.token);
 
   async function take(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const type = contentTypeOf(req);
