@@ -7,7 +7,8 @@
  * comment every 15 s to keep proxies from closing it); `/live.js` the page script; `/healthz`. (Prometheus
  * reads `/metrics` on the receiver's port.) A page is rendered at most once per revision and kept, so a hundred open tabs cost
  * one render. With a token, every route wants it: a bearer header (Prometheus' `authorization`), or once in
- * the URL (`/?token=…`), which sets a same-site cookie and redirects to the clean URL.
+ * the URL (`/?token=…`), which sets a same-site cookie and redirects to the clean URL. A request it cannot read
+ * (a target that is not a URL path, a cookie that is not URL encoding) is answered, never thrown into Node.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
@@ -128,103 +129,128 @@ export function createLivePage(options: LivePageOptions): LivePage {
       .split(';')
       .map((c) => c.trim())
       .find((c) => c.startsWith(`${COOKIE}=`));
-    if (cookie !== undefined && isServeToken(decodeURIComponent(cookie.slice(COOKIE.length + 1)), token))
-      return 'yes';
+    const fromCookie = cookie === undefined ? undefined : decodedCookie(cookie.slice(COOKIE.length + 1));
+    if (fromCookie !== undefined && isServeToken(fromCookie, token)) return 'yes';
     const query = url.searchParams.get('token');
     if (query !== null && isServeToken(query, token)) return 'set-cookie';
     return 'no';
   };
 
-  return {
-    handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://serve.invalid');
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        req.resume();
-        return send(req, res, 405, 'text/plain; charset=utf-8', 'this server answers GET\n', {
-          allow: 'GET, HEAD',
-        });
-      }
-      const auth = authorized(req, url);
-      if (auth === 'no')
-        return send(
-          req,
-          res,
-          401,
-          'text/plain; charset=utf-8',
-          'a token is required: open /?token=<--token> once, or send Authorization: Bearer <--token>\n',
-          { 'www-authenticate': 'Bearer' },
-        );
-      if (auth === 'set-cookie') {
-        url.searchParams.delete('token');
-        res.writeHead(303, {
-          location: url.pathname + (url.search === '?' ? '' : url.search),
-          'set-cookie': `${COOKIE}=${encodeURIComponent(options.token!)}; HttpOnly; SameSite=Strict; Path=/`,
-        });
-        return res.end();
-      }
-      const path = url.pathname;
-      const html = 'text/html; charset=utf-8';
-      const json = 'application/json; charset=utf-8';
-      if (path === '/' || path === '/index.html') return send(req, res, 200, html, pageHtml());
-      if (path === '/report.json') return send(req, res, 200, json, reportJson());
-      if (path.startsWith('/explain/')) {
-        const rest = path.slice('/explain/'.length);
-        const asJson = rest.endsWith('.json');
-        let id: string;
-        try {
-          id = decodeURIComponent(asJson ? rest.slice(0, -5) : rest);
-        } catch {
-          return send(req, res, 400, 'text/plain; charset=utf-8', 'the id is not valid URL encoding\n');
-        }
-        if (id === '')
-          return send(
-            req,
-            res,
-            404,
-            'text/plain; charset=utf-8',
-            'name an id: /explain/<trace id or conversation id>\n',
-          );
-        return asJson
-          ? send(
-              req,
-              res,
-              200,
-              json,
-              `${JSON.stringify(explainPageJson(runtime.state, id, options.schemaVersion), null, 2)}\n`,
-            )
-          : send(
-              req,
-              res,
-              200,
-              html,
-              renderHtml(explainPageDocument(runtime.state, id), { live: { script: '/live.js' } }),
-            );
-      }
-      if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
-      if (path === '/healthz') return send(req, res, 200, 'text/plain; charset=utf-8', 'ok\n');
-      if (path === '/events') {
-        if (streams.size >= MAX_EVENT_STREAMS)
-          return send(req, res, 503, 'text/plain; charset=utf-8', 'too many live pages are open\n', {
-            'retry-after': '5',
-          });
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          connection: 'keep-alive',
-        });
-        res.write(`retry: 2000\n\nevent: revision\ndata: ${runtime.revision}\n\n`);
-        streams.add(res);
-        req.socket.setTimeout(0);
-        res.on('close', () => streams.delete(res));
-        return;
-      }
+  /** Answer one request whose target parsed as `url`. */
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      req.resume();
+      return send(req, res, 405, 'text/plain; charset=utf-8', 'this server answers GET\n', {
+        allow: 'GET, HEAD',
+      });
+    }
+    const auth = authorized(req, url);
+    if (auth === 'no')
       return send(
         req,
         res,
-        404,
+        401,
         'text/plain; charset=utf-8',
-        'not found: try / , /report.json, /explain/<id> (Prometheus: /metrics on the OTLP port)\n',
+        'a token is required: open /?token=<--token> once, or send Authorization: Bearer <--token>\n',
+        { 'www-authenticate': 'Bearer' },
       );
+    if (auth === 'set-cookie') {
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        location: url.pathname + (url.search === '?' ? '' : url.search),
+        'set-cookie': `${COOKIE}=${encodeURIComponent(options.token!)}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      res.end();
+      return;
+    }
+    const path = url.pathname;
+    const html = 'text/html; charset=utf-8';
+    const json = 'application/json; charset=utf-8';
+    if (path === '/' || path === '/index.html') return send(req, res, 200, html, pageHtml());
+    if (path === '/report.json') return send(req, res, 200, json, reportJson());
+    if (path.startsWith('/explain/')) {
+      const rest = path.slice('/explain/'.length);
+      const asJson = rest.endsWith('.json');
+      let id: string;
+      try {
+        id = decodeURIComponent(asJson ? rest.slice(0, -5) : rest);
+      } catch {
+        return send(req, res, 400, 'text/plain; charset=utf-8', 'the id is not valid URL encoding\n');
+      }
+      if (id === '')
+        return send(
+          req,
+          res,
+          404,
+          'text/plain; charset=utf-8',
+          'name an id: /explain/<trace id or conversation id>\n',
+        );
+      return asJson
+        ? send(
+            req,
+            res,
+            200,
+            json,
+            `${JSON.stringify(explainPageJson(runtime.state, id, options.schemaVersion), null, 2)}\n`,
+          )
+        : send(
+            req,
+            res,
+            200,
+            html,
+            renderHtml(explainPageDocument(runtime.state, id), { live: { script: '/live.js' } }),
+          );
+    }
+    if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
+    if (path === '/healthz') return send(req, res, 200, 'text/plain; charset=utf-8', 'ok\n');
+    if (path === '/events') {
+      if (streams.size >= MAX_EVENT_STREAMS)
+        return send(req, res, 503, 'text/plain; charset=utf-8', 'too many live pages are open\n', {
+          'retry-after': '5',
+        });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      res.write(`retry: 2000\n\nevent: revision\ndata: ${runtime.revision}\n\n`);
+      streams.add(res);
+      req.socket.setTimeout(0);
+      res.on('close', () => streams.delete(res));
+      return;
+    }
+    return send(
+      req,
+      res,
+      404,
+      'text/plain; charset=utf-8',
+      'not found: try / , /report.json, /explain/<id> (Prometheus: /metrics on the OTLP port)\n',
+    );
+  };
+
+  return {
+    handle(req, res) {
+      // Nothing a request holds may throw out of here: Node would end the whole process, receiver and all.
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://serve.invalid');
+      } catch {
+        req.resume();
+        return send(req, res, 400, 'text/plain; charset=utf-8', 'the request target is not a URL path\n');
+      }
+      try {
+        route(req, res, url);
+      } catch (error) {
+        if (res.headersSent) res.destroy();
+        else
+          send(
+            req,
+            res,
+            500,
+            'text/plain; charset=utf-8',
+            `the page could not be made: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+      }
     },
     close() {
       stopListening();
@@ -237,4 +263,13 @@ export function createLivePage(options: LivePageOptions): LivePage {
       return streams.size;
     },
   };
+}
+
+/** A cookie's value decoded as it was set (URL-encoded); undefined when it is not valid URL encoding. */
+function decodedCookie(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }

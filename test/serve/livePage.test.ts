@@ -1,9 +1,11 @@
 /**
  * The live page's server side over real sockets: pages are told of new data at most once a second however fast
  * requests arrive, a render is shared by every page until it may be redone, and the token guards every route
- * (a bearer header, or once in the URL, then a same-site cookie). Ports 0; waits poll with a deadline.
+ * (a bearer header, or once in the URL, then a same-site cookie); a request it cannot read is answered, never
+ * thrown into Node (which would end the process). Ports 0; waits poll with a deadline.
  */
 import { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_INTERVAL_MS } from '../../src/serve/livePage.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
@@ -105,5 +107,31 @@ describe('the token on the page', () => {
     const withCookie = await fetch(running.pageUrl, { headers: { cookie: cookie.split(';')[0]! } });
     expect(withCookie.status).toBe(200);
     expect(await withCookie.text()).toContain('routescope serve');
+  });
+});
+
+/** The status of one request sent as raw bytes (a request target no client library would send). */
+async function rawStatus(base: string, requestLine: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${requestLine}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`),
+    );
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? -1)));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests the page cannot read', () => {
+  it('a cookie that is not URL encoding is no token (401), a target that is not a URL path is 400, and serve lives on', async () => {
+    running = await startTestServe({ token: 's3cret' });
+    const bearer = { authorization: 'Bearer s3cret' };
+    expect((await fetch(running.pageUrl, { headers: { cookie: 'routescope_token=%E0' } })).status).toBe(401);
+    expect(await rawStatus(running.pageUrl, 'GET //[ HTTP/1.1')).toBe(400);
+    expect((await fetch(`${running.pageUrl}healthz`, { headers: bearer })).status).toBe(200);
+    expect((await fetch(`${running.endpoint}/healthz`, { headers: bearer })).status).toBe(200);
   });
 });
