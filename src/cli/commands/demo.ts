@@ -91,31 +91,28 @@ async function runDemoServe(args: CliArgs, ctx: CommandContext): Promise<number>
   const { runDemoAgent } = await import('../../demo/runDemoAgent.js');
   const run = await runDemoAgent({ path: file });
   const { serveCommand } = await import('./serve.js');
-  return serveCommand.run(
-    { ...args, out: undefined, port: args.port ?? 4318, uiPort: args.uiPort ?? 4319 },
-    ctx,
-    {
-      async onStarted(endpoint) {
-        const lines = readFileSync(file, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim() !== '');
-        let sent = 0;
-        for (const line of lines) {
-          const response = await fetch(`${endpoint}/v1/traces`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: line,
-          });
-          if (response.ok) sent++;
-          else ctx.io.stderr.write(`routescope demo: serve answered ${response.status} to a batch\n`);
-        }
-        ctx.io.stdout.write(
-          (await describeRun(run.conversations, run.decisions, run.misroutes)) +
-            `sent to serve in ${sent} OTLP/HTTP requests; open the live page above (Ctrl-C stops it)\n`,
-        );
-      },
+  // serve's own flag reading gives --port and --ui-port their defaults (4318, 4319).
+  return serveCommand.run({ ...args, out: undefined }, ctx, {
+    async onStarted(endpoint) {
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      let sent = 0;
+      for (const line of lines) {
+        const response = await fetch(`${endpoint}/v1/traces`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: line,
+        });
+        if (response.ok) sent++;
+        else ctx.io.stderr.write(`routescope demo: serve answered ${response.status} to a batch\n`);
+      }
+      ctx.io.stdout.write(
+        (await describeRun(run.conversations, run.decisions, run.misroutes)) +
+          `sent to serve in ${sent} OTLP/HTTP requests; open the live page above (Ctrl-C stops it)\n`,
+      );
     },
-  );
+  });
 }
 
 /** The folder (given or a new temp one) and the trace file inside it; refuses a file that is not a file. */

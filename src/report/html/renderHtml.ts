@@ -25,13 +25,14 @@ import {
   htmlVerdict,
   renderHtmlPage,
   type HtmlCell,
+  type HtmlPage,
   type HtmlSection,
 } from './htmlPage.js';
 import { drawBarChart, drawHeatmap, drawHistogram, drawLineChart, drawRankedBars } from './svgCharts.js';
 
 /** How a page is rendered: `live` is serve's same-origin script (see HtmlPage.live). */
 export interface RenderHtmlOptions {
-  readonly live?: { readonly script: string; readonly revision?: number };
+  readonly live?: HtmlPage['live'];
 }
 
 /** Render a document as a whole HTML page (ends with a newline). */
