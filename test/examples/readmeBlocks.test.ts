@@ -4,7 +4,9 @@
  * what a block leaves to the reader (your agent, your app's functions) is declared in AMBIENT below. agentfootprint,
  * which is no dependency here, is declared from its real package exports (test/fixtures/agentfootprint/
  * packageExports.json, captured from its source): every real subpath with its real names, so importing a name
- * from the wrong subpath, or a subpath that does not exist, is a type error.
+ * from the wrong subpath, or a subpath that does not exist, is a type error. The setup for the 3.x SDK is fenced
+ * as ```typescript, not ```ts: its packages cannot be installed beside the 2.x ones the project builds with, so it
+ * is not compiled here but run for real, on Node 22 with SDK 3.1 in a fresh app (test/package/packedInstall.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +34,7 @@ declare const session: { id: string };
 declare function startIn(skill: string): void;
 declare function offer(skills: readonly string[]): void;
 declare function offerEveryEntry(): void;
+declare const strategy: ReturnType<typeof import('routescope').routescopeObservability>;
 `;
 
 /** The ```ts blocks of a Markdown text, in order. */
