@@ -228,6 +228,22 @@ describe('the packed package in a fresh app', () => {
     300_000,
   );
 
+  it("the table's no cells hold too: SDK 3.x refuses Node 20, and SDK 2.x refuses api 1.10", () => {
+    const tryInstall = (dependencies: Record<string, string>): { code: number | null; output: string } => {
+      const app = mkdtempSync(join(scratch, 'no-'));
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'no', private: true, dependencies }));
+      return runNpm(process.execPath, ['install'], app);
+    };
+    const sdk3OnNode20 = tryInstall({ '@opentelemetry/api': '1.10.0', '@opentelemetry/sdk-trace': '3.1.1' });
+    expect(sdk3OnNode20.output).toMatch(/EBADENGINE[\s\S]*@opentelemetry\/sdk-trace[\s\S]*>=22\.15/);
+    const sdk2WithApi110 = tryInstall({
+      '@opentelemetry/api': '1.10.0',
+      '@opentelemetry/sdk-trace-base': '^2.12.1',
+    });
+    expect(sdk2WithApi110.code).not.toBe(0);
+    expect(sdk2WithApi110.output).toMatch(/ERESOLVE/);
+  }, 300_000);
+
   it('the examples run on Node 22 as on Node 20, printing the same', () => {
     requireBuild(join(ROOT, 'dist/index.js'));
     const node = node22();
