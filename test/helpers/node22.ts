@@ -39,7 +39,7 @@ export function runNpm(
     cwd,
     encoding: 'utf8',
     env: {
-      ...process.env,
+      ...npmFreeEnv(),
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
       npm_config_audit: 'false',
