@@ -13,7 +13,7 @@
  *
  * It needs the package registry (CI reaches it); Node 22 comes from it too (test/helpers/node22.ts).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { node22, runNpm } from '../helpers/node22.js';
 import { requireBuild } from '../helpers/requireBuild.js';
+import { spawnServeCli } from '../helpers/serveCli.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'dist/bin/routescope.js');
@@ -58,7 +59,7 @@ const LINES: readonly Line[] = [
 ];
 
 /** The README's setup block marked `<!-- setup: NAME -->`, as written. */
-export function readmeSetup(name: string): string {
+function readmeSetup(name: string): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const m = new RegExp(`<!-- setup: ${name} -->\\n\`\`\`(?:ts|typescript)\\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(
     readme,
@@ -123,19 +124,9 @@ function apiCopies(dir: string): string[] {
 
 /** Start `routescope serve` writing what arrives to `out`; resolves with its endpoint and how to stop it. */
 async function startServe(out: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--ui-port', '0', '--out', out], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, listening } = spawnServeCli(BIN, ['serve', '--port', '0', '--ui-port', '0', '--out', out]);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /OTEL_EXPORTER_OTLP_ENDPOINT=(\S+)\)/.exec(text);
-      if (m !== null) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${text}`)));
-  });
+  const { endpoint } = await listening;
   return {
     endpoint,
     stop: async () => {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createThrottledLog } from '../../src/cli/commands/serve.js';
 import { requireBuild } from '../helpers/requireBuild.js';
+import { spawnServeCli } from '../helpers/serveCli.js';
 import { exportDecisions } from './serveHarness.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin/routescope.js', import.meta.url));
@@ -43,23 +44,11 @@ interface StartedCli {
 }
 
 /** Start the CLI; resolves once it printed where it listens. */
-function startCli(args: string[]): Promise<StartedCli> {
+async function startCli(args: string[]): Promise<StartedCli> {
   requireBuild(BIN);
-  child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child!.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const endpoint = /OTEL_EXPORTER_OTLP_ENDPOINT=(\S+)\)/.exec(out)?.[1];
-      const metrics = /metrics\s+(\S+\/metrics)/.exec(out)?.[1];
-      const page = /live page\s+(\S+)/.exec(out)?.[1];
-      if (endpoint !== undefined && metrics !== undefined && page !== undefined)
-        resolve({ endpoint, metrics, page, stdout: () => out, stderr: () => err });
-    });
-    child!.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}${err}`)));
-  });
+  const cli = spawnServeCli(BIN, args);
+  child = cli.child;
+  return { ...(await cli.listening), stdout: cli.stdout, stderr: cli.stderr };
 }
 
 function exitOf(c: ChildProcess): Promise<number | null> {
@@ -80,7 +69,17 @@ async function until(condition: () => boolean, what: string, ms = 20_000): Promi
 describe('routescope serve, the shipped CLI', () => {
   it('takes spans from the real exporter, serves /metrics, and Ctrl-C flushes --out, says what it took and exits 0', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'rs-serve-cli-')), 'received.jsonl');
-    const cli = await startCli(['serve', '--port', '0', '--out', out, '--max-decisions', '20']);
+    const cli = await startCli([
+      'serve',
+      '--port',
+      '0',
+      '--ui-port',
+      '0',
+      '--out',
+      out,
+      '--max-decisions',
+      '20',
+    ]);
     await exportDecisions(cli.endpoint, 25, 'protobuf');
     const metrics = await (await fetch(cli.metrics)).text();
     expect(metrics).toMatch(/^routescope_serve_decisions_received_total 25$/m);
@@ -97,7 +96,7 @@ describe('routescope serve, the shipped CLI', () => {
   });
 
   it('problems go to stderr at most ten lines per ten seconds; what was held back is said, at the latest on exit', async () => {
-    const cli = await startCli(['serve', '--port', '0']);
+    const cli = await startCli(['serve', '--port', '0', '--ui-port', '0']);
     for (let i = 0; i < 25; i++) {
       const r = await fetch(`${cli.endpoint}/v1/traces`, {
         method: 'POST',
@@ -127,7 +126,7 @@ describe('routescope serve, the shipped CLI', () => {
     servers.push(hang);
     await new Promise<void>((resolve) => hang.listen(0, '127.0.0.1', resolve));
     const target = `http://127.0.0.1:${(hang.address() as AddressInfo).port}`;
-    const cli = await startCli(['serve', '--port', '0', '--forward', target]);
+    const cli = await startCli(['serve', '--port', '0', '--ui-port', '0', '--forward', target]);
     await exportDecisions(cli.endpoint, 10, 'json');
     await until(() => reached > 0, 'the target to be reached');
     const exited = exitOf(child!);
