@@ -17,6 +17,11 @@ import { explainPageDocument, explainPageJson, serveToDocument, serveToJson } fr
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
 
+// The content types the page answers with.
+const TEXT = 'text/plain; charset=utf-8';
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Events sent to pages at most this often. */
 export const EVENT_INTERVAL_MS = 1000;
 
@@ -140,7 +145,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
   const route = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       req.resume();
-      return send(req, res, 405, 'text/plain; charset=utf-8', 'this server answers GET\n', {
+      return send(req, res, 405, TEXT, 'this server answers GET\n', {
         allow: 'GET, HEAD',
       });
     }
@@ -150,7 +155,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
         req,
         res,
         401,
-        'text/plain; charset=utf-8',
+        TEXT,
         'a token is required: open /?token=<--token> once, or send Authorization: Bearer <--token>\n',
         { 'www-authenticate': 'Bearer' },
       );
@@ -164,10 +169,8 @@ export function createLivePage(options: LivePageOptions): LivePage {
       return;
     }
     const path = url.pathname;
-    const html = 'text/html; charset=utf-8';
-    const json = 'application/json; charset=utf-8';
-    if (path === '/' || path === '/index.html') return send(req, res, 200, html, pageHtml());
-    if (path === '/report.json') return send(req, res, 200, json, reportJson());
+    if (path === '/' || path === '/index.html') return send(req, res, 200, HTML, pageHtml());
+    if (path === '/report.json') return send(req, res, 200, JSON_TYPE, reportJson());
     if (path.startsWith('/explain/')) {
       const rest = path.slice('/explain/'.length);
       const asJson = rest.endsWith('.json');
@@ -175,37 +178,30 @@ export function createLivePage(options: LivePageOptions): LivePage {
       try {
         id = decodeURIComponent(asJson ? rest.slice(0, -5) : rest);
       } catch {
-        return send(req, res, 400, 'text/plain; charset=utf-8', 'the id is not valid URL encoding\n');
+        return send(req, res, 400, TEXT, 'the id is not valid URL encoding\n');
       }
-      if (id === '')
-        return send(
-          req,
-          res,
-          404,
-          'text/plain; charset=utf-8',
-          'name an id: /explain/<trace id or conversation id>\n',
-        );
+      if (id === '') return send(req, res, 404, TEXT, 'name an id: /explain/<trace id or conversation id>\n');
       return asJson
         ? send(
             req,
             res,
             200,
-            json,
+            JSON_TYPE,
             `${JSON.stringify(explainPageJson(runtime.state, id, options.schemaVersion), null, 2)}\n`,
           )
         : send(
             req,
             res,
             200,
-            html,
+            HTML,
             renderHtml(explainPageDocument(runtime.state, id), { live: { script: '/live.js' } }),
           );
     }
     if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
-    if (path === '/healthz') return send(req, res, 200, 'text/plain; charset=utf-8', 'ok\n');
+    if (path === '/healthz') return send(req, res, 200, TEXT, 'ok\n');
     if (path === '/events') {
       if (streams.size >= MAX_EVENT_STREAMS)
-        return send(req, res, 503, 'text/plain; charset=utf-8', 'too many live pages are open\n', {
+        return send(req, res, 503, TEXT, 'too many live pages are open\n', {
           'retry-after': '5',
         });
       res.writeHead(200, {
@@ -223,7 +219,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
       req,
       res,
       404,
-      'text/plain; charset=utf-8',
+      TEXT,
       'not found: try / , /report.json, /explain/<id> (Prometheus: /metrics on the OTLP port)\n',
     );
   };
@@ -236,7 +232,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
         url = new URL(req.url ?? '/', 'http://serve.invalid');
       } catch {
         req.resume();
-        return send(req, res, 400, 'text/plain; charset=utf-8', 'the request target is not a URL path\n');
+        return send(req, res, 400, TEXT, 'the request target is not a URL path\n');
       }
       try {
         route(req, res, url);
@@ -247,7 +243,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
             req,
             res,
             500,
-            'text/plain; charset=utf-8',
+            TEXT,
             `the page could not be made: ${error instanceof Error ? error.message : String(error)}\n`,
           );
       }
