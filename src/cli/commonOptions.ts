@@ -11,6 +11,7 @@ import type { Argv } from 'yargs';
 import { POLICY_CHOICES, type PolicyChoice } from '../analyze/policyAudit.js';
 import { PARALLEL_MIN_BYTES } from '../trace/parallel/readInParallel.js';
 import type { RemoteSource, TraceInput } from '../trace/stores/remoteSource.js';
+import type { ScannerChoice } from '../trace/types.js';
 import type { CliArgs } from './cliCommand.js';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import { readStoreHeaders, withStoreHeaders, type HeaderEnvironment } from './readStoreHeaders.js';
@@ -50,6 +51,13 @@ export function withInputs(y: Argv): Argv {
       describe:
         'walk every byte of every line instead of skipping to the routing spans: slower, and also reports damage in the middle of a line (a lost bracket) that the skipping read cannot see',
       default: false,
+    })
+    .option('scanner', {
+      type: 'string',
+      requiresArg: true,
+      describe:
+        'what indexes the lines the skipping read passes through: simd (WebAssembly SIMD, the JavaScript scanner where this runtime cannot run it) or javascript; the same report either way, and its input section says which read',
+      default: 'simd',
     })
     .option('tempo', {
       type: 'string',
@@ -264,6 +272,8 @@ export interface ReaderThreads {
   readonly eventSemantics?: Exclude<PolicyChoice, 'auto'>;
   /** `--exact-read`: walk every byte of every line (ReadOptions.exact). @default false */
   readonly exact?: boolean;
+  /** `--scanner`: what indexes lines for the skipping read (ReadOptions.scanner). @default 'simd' */
+  readonly scanner?: ScannerChoice;
 }
 
 const POLICY_LIST = POLICY_CHOICES.join(', ');
@@ -295,11 +305,21 @@ export function readJobsAndPolicy(args: CliArgs, policy: PolicyChoice): ReaderTh
 
 const MIB = 1024 * 1024;
 
-/** `--jobs N`, `--jobs-min-mib M` and `--exact-read`. */
+const SCANNERS: readonly ScannerChoice[] = ['simd', 'javascript'];
+
+/** `--jobs N`, `--jobs-min-mib M`, `--exact-read` and `--scanner`. */
 export function readJobs(args: CliArgs): ReaderThreads {
   const jobs = readInteger(args, 'jobs', '--jobs', 1, 64) ?? 1;
   const minMib = readInteger(args, 'jobsMinMib', '--jobs-min-mib', 0) ?? PARALLEL_MIN_BYTES / MIB;
-  return { jobs, minBytes: minMib * MIB, ...(args.exactRead === true ? { exact: true } : {}) };
+  const scanner = args.scanner === undefined ? 'simd' : String(args.scanner);
+  if (!(SCANNERS as readonly string[]).includes(scanner))
+    throw new UsageError(`--scanner must be simd or javascript, got '${escapeControlChars(scanner)}'`);
+  return {
+    jobs,
+    minBytes: minMib * MIB,
+    ...(args.exactRead === true ? { exact: true } : {}),
+    ...(scanner === 'javascript' ? { scanner: 'javascript' as const } : {}),
+  };
 }
 
 /** A number option within [min, max]; a usage error otherwise. */

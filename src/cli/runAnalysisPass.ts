@@ -54,6 +54,7 @@ export async function runAnalysisPass(
         jobs: threads.jobs,
         parallelMinBytes: threads.minBytes,
         ...(threads.exact === true ? { exact: true } : {}),
+        ...(threads.scanner === undefined ? {} : { scanner: threads.scanner }),
         ...(threads.eventSemantics === undefined
           ? {}
           : { events: { ...DEFAULT_EVENT_LOG_OPTIONS, semantics: threads.eventSemantics } }),

@@ -8,7 +8,7 @@
  * both as spans and from an event log is said to have been counted once. Pure.
  */
 import type { RecordKindCounts } from '../analyze/recordKindCounts.js';
-import type { ReadProblem, ReadStats } from '../trace/types.js';
+import type { ReadProblem, ReadStats, ScanPath } from '../trace/types.js';
 import { tone, type Block, type Inline } from './document.js';
 import { countOf, formatCount } from './formatValues.js';
 
@@ -39,6 +39,25 @@ export function describeBothWays(st: ReadStats): string {
   return `${countOf(st.duplicateAcrossSources, 'decision')} and ${countOf(st.duplicateTurnsAcrossSources, 'turn route')} read both as spans and as turn_routed events, each counted once`;
 }
 
+/** Which path read the JSON lines, in a few words: the scanner that indexed them, or the exact walk. */
+export function describeScanPath(scan: ScanPath): string {
+  if (scan.exact) return 'every byte of every line walked (--exact-read)';
+  const parts: string[] = [];
+  if (scan.simdLines > 0) parts.push(`WebAssembly SIMD scanner, ${countOf(scan.simdLines, 'line')}`);
+  if (scan.javascriptLines > 0) parts.push(`JavaScript scanner, ${countOf(scan.javascriptLines, 'line')}`);
+  if (parts.length === 0) return "no line in the Collector's shape: each line walked or parsed whole";
+  const why =
+    scan.javascriptLines > 0 && scan.simdUnavailable !== undefined ? ` (${scan.simdUnavailable})` : '';
+  return `${parts.join('; ')}${why}`;
+}
+
+/** The scan path's name in the JSON contract. */
+function scanPathName(scan: ScanPath): 'exact' | 'simd' | 'javascript' | 'both' | 'none' {
+  if (scan.exact) return 'exact';
+  if (scan.simdLines > 0) return scan.javascriptLines > 0 ? 'both' : 'simd';
+  return scan.javascriptLines > 0 ? 'javascript' : 'none';
+}
+
 /** Where a problem is: `file:line`, or the file alone for one about the whole file. */
 export function formatProblemPlace(p: ReadProblem): string {
   return p.line > 0 ? `${p.file}:${p.line}` : p.file;
@@ -62,6 +81,12 @@ export function inputToJson(s: InputSummary): Record<string, unknown> {
     duplicateAcrossSources: st.duplicateAcrossSources,
     duplicateTurnsAcrossSources: st.duplicateTurnsAcrossSources,
     records: s.records,
+    scan: {
+      path: scanPathName(st.scan),
+      simdLines: st.scan.simdLines,
+      javascriptLines: st.scan.javascriptLines,
+      simdUnavailable: st.scan.simdUnavailable ?? null,
+    },
     problems: st.problems.length + st.problemsDropped,
     filesWithoutTraces: st.filesWithoutTraces.length + st.filesWithoutTracesDropped,
     skippedFiles: st.filesWithoutTraces
@@ -114,6 +139,9 @@ export function inputBlocks(s: InputSummary): Block[] {
           : []),
         ...(st.duplicateAcrossSources + st.duplicateTurnsAcrossSources > 0
           ? ([['both ways', describeBothWays(st)]] as [string, string][])
+          : []),
+        ...(st.lines > 0 || st.scan.exact
+          ? ([['scanned', describeScanPath(st.scan)]] as [string, string][])
           : []),
         [
           'bad lines',

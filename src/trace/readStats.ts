@@ -28,6 +28,7 @@ export function createReadStats(): ReadStats {
     problemsDropped: 0,
     filesWithoutTraces: [],
     filesWithoutTracesDropped: 0,
+    scan: { exact: false, simdLines: 0, javascriptLines: 0, simdUnavailable: undefined },
   };
 }
 

@@ -18,7 +18,7 @@ import { DEFAULT_EVENT_LOG_OPTIONS, type EventLogOptions } from './formats/readA
 import { readOneInput, type ProgressListener } from './formats/readOneInput.js';
 import { listInputFiles, type InputFile } from './listInputFiles.js';
 import { openForReading, reportSkipped } from './openInputFile.js';
-import type { ReadStats } from './types.js';
+import type { ReadStats, ScannerChoice } from './types.js';
 import type { TraceRecord } from '../record/types.js';
 
 /** Options of a read. */
@@ -42,6 +42,11 @@ export interface ReadOptions {
    * (fastPath/skipToRoutingSpans). @default false
    */
   exact?: boolean;
+  /**
+   * Which scanner indexes the lines the fast path skips through: the WebAssembly SIMD one where this runtime can
+   * run it (else the JavaScript one, and stats.scan says why), or the JavaScript one. @default 'simd'
+   */
+  scanner?: ScannerChoice;
 }
 
 /**
@@ -59,6 +64,8 @@ export async function* readTraceInputs(
   const builder = options.builder ?? createHoldingBuilder(stats);
   const events = options.events ?? DEFAULT_EVENT_LOG_OPTIONS;
   const exact = options.exact === true;
+  const scanner = options.scanner ?? 'simd';
+  if (exact) stats.scan.exact = true;
   // Expand and check every path before reading any: a typo in the last input fails at once, not after hours.
   const expanded: Array<{ input: string; files: InputFile[] | undefined }> = [];
   for (const input of inputs) {
@@ -67,7 +74,7 @@ export async function* readTraceInputs(
   for (const { input, files } of expanded) {
     if (files === undefined) {
       const stdin = options.stdin ?? process.stdin;
-      const ctx: FileContext = { file: '-', named: true, stats, builder, events, exact, line: 0 };
+      const ctx: FileContext = { file: '-', named: true, stats, builder, events, exact, scanner, line: 0 };
       yield* readOneInput(ctx, toByteStream(stdin as AsyncIterable<unknown>), undefined, options.onProgress);
       continue;
     }
@@ -83,6 +90,7 @@ export async function* readTraceInputs(
         builder,
         events,
         exact,
+        scanner,
         line: 0,
       };
       const handle = await openForReading(ctx, input);

@@ -54,4 +54,24 @@ export interface ReadStats {
   filesWithoutTraces: FileWithoutTraces[];
   /** Such files counted beyond the cap kept in `filesWithoutTraces`. */
   filesWithoutTracesDropped: number;
+  /** Which path read the JSON lines: the scanner that indexed them, or the exact walk. */
+  scan: ScanPath;
+}
+
+/** The scanner that indexes JSON lines for the fast path (`--scanner`). */
+export type ScannerChoice = 'simd' | 'javascript';
+
+/**
+ * How the JSON lines were read. Without `--exact-read`, a line in the Collector's shape is indexed by a scanner
+ * (fastPath/lineNeedles) and only its routing spans are parsed; every other line is walked or parsed whole.
+ */
+export interface ScanPath {
+  /** `--exact-read`: every byte of every line walked, no scanner used. */
+  exact: boolean;
+  /** Lines indexed by the WebAssembly SIMD scanner. */
+  simdLines: number;
+  /** Lines indexed by the JavaScript scanner. */
+  javascriptLines: number;
+  /** Why the SIMD scanner did not read here (not available, or `--scanner javascript`); undefined when it could. */
+  simdUnavailable: string | undefined;
 }

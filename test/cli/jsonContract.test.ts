@@ -66,6 +66,12 @@ const input: Shape = {
   duplicateAcrossSources: num,
   duplicateTurnsAcrossSources: num,
   records: { decisions: num, turns: num, misroutes: num },
+  scan: {
+    path: str,
+    simdLines: num,
+    javascriptLines: num,
+    simdUnavailable: oneOf(str, 'null'),
+  },
   problems: num,
   filesWithoutTraces: num,
   skippedFiles: arrayOf({ file: str, reason: str }),

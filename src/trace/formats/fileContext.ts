@@ -9,7 +9,7 @@ import type { TraceRecordBuilder } from '../buildTraceRecords.js';
 import type { ByteSink } from '../bytes/byteSink.js';
 import { InputError } from '../inputError.js';
 import { reportProblem } from '../readStats.js';
-import type { ReadStats } from '../types.js';
+import type { ReadStats, ScannerChoice } from '../types.js';
 import type { EventLogOptions } from './readAgentfootprintEvent.js';
 import { KNOWN_FORMATS } from './readLimits.js';
 
@@ -32,6 +32,8 @@ export interface FileContext {
    * in the Collector's shape (fastPath/skipToRoutingSpans), which cannot see damage in the middle of a line.
    */
   readonly exact?: boolean;
+  /** The scanner that indexes lines for the skipping read (ReadOptions.scanner). @default 'simd' */
+  readonly scanner?: ScannerChoice;
   readonly deferScanned?: { readonly sink: ByteSink; scanned(start: number, line: number): void };
 }
 

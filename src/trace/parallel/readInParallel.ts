@@ -259,6 +259,7 @@ export async function* readInParallel(
     yield* readTraceInputs(inputs, stats, options);
     return;
   }
+  if (options.exact === true) stats.scan.exact = true;
   const runner = options.runner ?? createWorkerRunner(options.jobs);
   const own = options.builder === undefined;
   const builder = options.builder ?? createHoldingBuilder(stats);
@@ -272,6 +273,7 @@ export async function* readInParallel(
         ...unit,
         ...(options.events === undefined ? {} : { events: options.events }),
         ...(options.exact === true ? { exact: true } : {}),
+        ...(options.scanner === undefined ? {} : { scanner: options.scanner }),
       });
       promise.catch(() => {}); // awaited in order below; keep an early failure from being unhandled
       pending.push(promise);
@@ -304,6 +306,9 @@ export async function* readInParallel(
       stats.nonRoutingSpans += r.nonRoutingSpans;
       stats.events += r.events;
       stats.otherEvents += r.otherEvents;
+      stats.scan.simdLines += r.scan.simdLines;
+      stats.scan.javascriptLines += r.scan.javascriptLines;
+      stats.scan.simdUnavailable ??= r.scan.simdUnavailable;
       const offset = lineOffset - result.lineBase;
       let merged = 0;
       const mergeProblemsUpTo = (count: number): void => {

@@ -20,7 +20,7 @@ import { InputError } from '../inputError.js';
 import { sanitizeMessage } from '../normalizeSpanFields.js';
 import { openForReading, reportSkipped } from '../openInputFile.js';
 import { countProblems, createReadStats } from '../readStats.js';
-import type { ReadStats } from '../types.js';
+import type { ReadStats, ScannerChoice } from '../types.js';
 import type { TraceRecord } from '../../record/types.js';
 
 /** A piece of work for one reader thread: a whole file, or a byte range of a JSON-lines file cut at line ends. */
@@ -40,6 +40,8 @@ export interface ReadUnit {
   readonly events?: EventLogOptions;
   /** Walk every byte of every line (ReadOptions.exact). */
   readonly exact?: boolean;
+  /** The scanner that indexes lines (ReadOptions.scanner). @default 'simd' */
+  readonly scanner?: ScannerChoice;
 }
 
 /**
@@ -128,6 +130,7 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     builder: forward,
     events: unit.events ?? DEFAULT_EVENT_LOG_OPTIONS,
     exact: unit.exact === true,
+    scanner: unit.scanner ?? 'simd',
     line: lineBase,
     deferScanned: {
       sink,

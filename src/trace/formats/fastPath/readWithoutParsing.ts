@@ -32,6 +32,8 @@ import {
   writeSlicedRequest,
 } from './scanOtlpJsonLine.js';
 import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
+import { loadSimdScanner } from './simd/simdNeedles.js';
+import { findNeedlesByIndexOf, type FindNeedles } from './lineNeedles.js';
 
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
@@ -54,7 +56,7 @@ export function readWithoutParsing(
   readJsonValue: ReadJsonValue,
 ): boolean {
   if (ctx.exact !== true) {
-    const skipped = skipQuietly(body);
+    const skipped = skipQuietly(ctx, body);
     if (skipped !== undefined && readSkipped(ctx, body, skipped, line, out, readJsonValue)) return true;
   }
   if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
@@ -219,10 +221,32 @@ function writeSkippedRequest(body: Buffer, skipped: SkippedLine, sink: ByteSink)
   return true;
 }
 
-/** skipToRoutingSpans, with a throw (a bug, never input) taken as a decline: the walk then reads the line. */
-function skipQuietly(body: Buffer): SkippedLine | undefined {
+/**
+ * skipToRoutingSpans with the context's scanner (the SIMD one unless the JavaScript one was asked for or the
+ * SIMD one cannot run here, which stats.scan then says), each line it indexes counted. A throw (a bug, never
+ * input) is taken as a decline: the walk then reads the line.
+ */
+function skipQuietly(ctx: FileContext, body: Buffer): SkippedLine | undefined {
+  const scan = ctx.stats.scan;
+  let findNeedles: FindNeedles = findNeedlesByIndexOf;
+  let simd = false;
+  if (ctx.scanner === 'javascript') {
+    scan.simdUnavailable ??= 'the JavaScript scanner was asked for (--scanner javascript)';
+  } else {
+    const loaded = loadSimdScanner();
+    if (loaded.kind === 'simd') {
+      findNeedles = loaded.findNeedles;
+      simd = true;
+    } else {
+      scan.simdUnavailable ??= loaded.reason;
+    }
+  }
   try {
-    return skipToRoutingSpans(body, ROUTING_MARKER_BYTES);
+    return skipToRoutingSpans(body, ROUTING_MARKER_BYTES, (line, marker, requestKeyAt) => {
+      if (simd) scan.simdLines++;
+      else scan.javascriptLines++;
+      return findNeedles(line, marker, requestKeyAt);
+    });
   } catch {
     return undefined;
   }

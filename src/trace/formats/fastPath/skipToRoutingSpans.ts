@@ -28,7 +28,7 @@
  * id (or one missing its trace id and another its span id) is not counted; a line compact where it starts and
  * spaced later. No writer makes these; the walk reports them (`--exact-read`, ReadOptions.exact). No I/O.
  */
-import { escapesAWordCharacter } from './escapesAWordCharacter.js';
+import { bytesAre, findNeedlesByIndexOf, type FindNeedles } from './lineNeedles.js';
 import { endOfJsonValue, type Slice } from './scanOtlpJsonLine.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE } from '../jsonBytes.js';
 
@@ -45,57 +45,34 @@ export interface SkippedLine {
 }
 
 const OPENER = Buffer.from('{"resourceSpans":[{');
-/** The tail of `"traceId":"`, `"spanId":"` and `"parentSpanId":"`: one search finds all three. */
-const ID_KEY_TAIL = Buffer.from('Id":"');
 const SPAN_OPENER = Buffer.from('{"traceId":"');
-/** The tail of `"scopeSpans":[`, `"resourceSpans":[` and `"instrumentationLibrarySpans":[`. */
-const SPANS_KEY_TAIL = Buffer.from('Spans":[');
-/** Where SPANS_KEY_TAIL is in OPENER (the request's own `resourceSpans` key). */
-const REQUEST_KEY_TAIL_AT = OPENER.indexOf(SPANS_KEY_TAIL);
-const LINKS_KEY_TAIL = Buffer.from('ks":[');
+/** Where `Spans":[` is in OPENER (the request's own `resourceSpans` key). */
+const REQUEST_KEY_TAIL_AT = OPENER.indexOf('Spans":[');
 const RESOURCE_KEY = Buffer.from('{"resource":');
 const SCHEMA_URL_MEMBER = Buffer.from(',"schemaUrl":"');
-const QUOTE_SPAN = Buffer.from('"span');
-const QUOTE_TRACE = Buffer.from('"trace');
-const QUOTE_SCOPE = Buffer.from('"scope');
-
-/**
- * Do the bytes from `at` spell `word`? (Outside the line a byte reads undefined, which spells nothing.) A byte
- * loop: the words are a few bytes, and Buffer#compare's checks cost more than the comparison (it was a tenth
- * of the read's time).
- */
-function bytesAre(body: Buffer, at: number, word: Buffer): boolean {
-  for (let k = 0; k < word.length; k++) if (body[at + k] !== word[k]) return false;
-  return true;
-}
-
-/** Do the bytes just before `at` spell `word`? */
-function endsWith(body: Buffer, at: number, word: Buffer): boolean {
-  return bytesAre(body, at - word.length, word);
-}
 
 /**
  * The line's span count and routing spans by native searches, or undefined when one of the assumptions above
  * does not hold (the caller walks the line). `body` is trimmed; `marker` is ROUTING_MARKER's bytes. Each
  * routing span's range is its bytes exactly; each resource's, its value's.
  */
-export function skipToRoutingSpans(body: Buffer, marker: Buffer): SkippedLine | undefined {
+export function skipToRoutingSpans(
+  body: Buffer,
+  marker: Buffer,
+  findNeedles: FindNeedles = findNeedlesByIndexOf,
+): SkippedLine | undefined {
   if (!bytesAre(body, 0, OPENER) || !endsAsWholeRequest(body)) return undefined;
-  if (holdsLinks(body) || escapesAWordCharacter(body)) return undefined;
-  const spans = countSpans(body);
-  if (spans === undefined) return undefined;
-  // Where each resource item's `"scopeSpans":[` is (the first hit is the request's own `resourceSpans`).
-  const scopeKeys: number[] = [];
-  for (let at = body.indexOf(SPANS_KEY_TAIL); at !== -1; at = body.indexOf(SPANS_KEY_TAIL, at + 8)) {
-    if (at === REQUEST_KEY_TAIL_AT) continue;
-    if (!endsWith(body, at, QUOTE_SCOPE)) return undefined;
-    scopeKeys.push(at - QUOTE_SCOPE.length);
-  }
+  const needles = findNeedles(body, marker, REQUEST_KEY_TAIL_AT);
+  // Every span has one trace id and one span id: when the counts differ, one is missing and the count doubtful.
+  if (needles === undefined || needles.spanIdKeys !== needles.traceIdKeys) return undefined;
+  // At least one: the line has a span opener (endsAsWholeRequest).
+  const spans = needles.spanIdKeys;
+  const scopeKeys = needles.scopeKeys;
   const resources: SkippedResource[] = [];
   let current: SkippedResource | undefined;
   let nextScope = 0;
   let from = 0;
-  for (let at = body.indexOf(marker); at !== -1; at = body.indexOf(marker, from)) {
+  for (let at = needles.markerFrom(0); at !== -1; at = needles.markerFrom(from)) {
     // The span holding the marker opens after the last routing span ended; its walked end must be past it.
     const start = body.subarray(from, at).lastIndexOf(SPAN_OPENER);
     if (start === -1) return undefined;
@@ -148,29 +125,6 @@ function endsAsWholeRequest(body: Buffer): boolean {
     at++;
   }
   return at === body.length;
-}
-
-/** Does a span of the line have links? (`"links":[]`, as the JS exporter writes no links, does not count.) */
-function holdsLinks(body: Buffer): boolean {
-  for (let at = body.indexOf(LINKS_KEY_TAIL); at !== -1; at = body.indexOf(LINKS_KEY_TAIL, at + 5)) {
-    if (body[at + 5] !== CLOSE_BRACKET) return true;
-  }
-  return false;
-}
-
-/**
- * How many spans the line holds, by its id keys: `"spanId":"` and `"traceId":"` must be as many (a span
- * missing one of them makes the count doubtful); `"parentSpanId":"` is passed over. Undefined when they differ.
- */
-function countSpans(body: Buffer): number | undefined {
-  let spanIds = 0;
-  let traceIds = 0;
-  for (let at = body.indexOf(ID_KEY_TAIL); at !== -1; at = body.indexOf(ID_KEY_TAIL, at + 5)) {
-    if (endsWith(body, at, QUOTE_SPAN)) spanIds++;
-    else if (endsWith(body, at, QUOTE_TRACE)) traceIds++;
-  }
-  // At least one: the line has a span opener (endsAsWholeRequest).
-  return spanIds === traceIds ? spanIds : undefined;
 }
 
 /**

@@ -22,7 +22,8 @@ import { readWithoutParsing } from '../../../../src/trace/formats/fastPath/readW
 import { skipToRoutingSpans } from '../../../../src/trace/formats/fastPath/skipToRoutingSpans.js';
 import { createReadStats } from '../../../../src/trace/readStats.js';
 import { readTraceInputs } from '../../../../src/trace/readTraceInputs.js';
-import type { ReadStats } from '../../../../src/trace/types.js';
+import type { ReadStats, ScannerChoice } from '../../../../src/trace/types.js';
+import { loadSimdScanner } from '../../../../src/trace/formats/fastPath/simd/simdNeedles.js';
 import type { TraceRecord } from '../../../../src/record/types.js';
 import { recordPlainSpans, recordScenario, toOtlpJson, withTempDir } from '../../traceScenario.js';
 import { propertyRuns } from '../../../helpers/propertyRuns.js';
@@ -54,11 +55,23 @@ function readWhole(line: string): { records: TraceRecord[]; stats: ReadStats } {
   const stats = createReadStats();
   const records: TraceRecord[] = [];
   readJsonTraceValue(JSON.parse(line), { file: 'f', line: 1 }, createTraceRecordBuilder(stats), records);
-  return { records, stats };
+  return { records, stats: withoutScan(stats) };
 }
 
-/** The line through the fast path's seam, in one thread (or with `exact`): what it read, and whether it did. */
-function readFast(line: string, exact = false): { records: TraceRecord[]; stats: ReadStats; read: boolean } {
+/** Stats with the scan path set aside: which scanner read is the one figure the paths may not share. */
+function withoutScan(stats: ReadStats): ReadStats {
+  return { ...stats, scan: createReadStats().scan };
+}
+
+/**
+ * The line through the fast path's seam, in one thread (or with `exact`), by the SIMD scanner unless `scanner`
+ * says otherwise: what it read, and whether it did. The stats leave out which scanner read (`scan`).
+ */
+function readFast(
+  line: string,
+  exact = false,
+  scanner: ScannerChoice = 'simd',
+): { records: TraceRecord[]; stats: ReadStats; read: boolean } {
   const stats = createReadStats();
   const records: TraceRecord[] = [];
   const ctx: FileContext = {
@@ -68,12 +81,13 @@ function readFast(line: string, exact = false): { records: TraceRecord[]; stats:
     builder: createTraceRecordBuilder(stats),
     events: DEFAULT_EVENT_LOG_OPTIONS,
     exact,
+    scanner,
     line: 1,
   };
   const read = readWithoutParsing(ctx, Buffer.from(line), 1, records, (c, value, at, out) => {
     readJsonTraceValue(value, { file: c.file, line: at }, c.builder, out);
   });
-  return { records, stats, read };
+  return { records, stats: withoutScan(stats), read };
 }
 
 /**
@@ -103,7 +117,7 @@ function readHandedOver(line: string): { records: TraceRecord[]; stats: ReadStat
       builder,
       records,
     );
-  return { records, stats };
+  return { records, stats: withoutScan(stats) };
 }
 
 /**
@@ -213,6 +227,9 @@ describe('skipToRoutingSpans', () => {
         expect(fast.read).toBe(true);
         expect(fast.records).toEqual(whole.records);
         expect(fast.stats).toEqual(whole.stats);
+        const javascript = readFast(line, false, 'javascript');
+        expect(javascript.records).toEqual(whole.records);
+        expect(javascript.stats).toEqual(whole.stats);
         const handed = readHandedOver(line);
         expect(handed.records).toEqual(whole.records);
         expect(handed.stats).toEqual(whole.stats);
@@ -222,6 +239,38 @@ describe('skipToRoutingSpans', () => {
         expect(exact.stats).toEqual(whole.stats);
       }),
       { numRuns: propertyRuns(120) },
+    );
+  });
+
+  it('law: both scanners skip (or decline) any request, cut, spliced or with a byte changed, the same way', () => {
+    const simd = loadSimdScanner();
+    if (simd.kind !== 'simd') throw new Error(`the SIMD scanner did not load: ${simd.reason}`);
+    const edits = fc.record({
+      cut: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      insert: fc.constantFrom(
+        '',
+        '"',
+        '\\u0041',
+        '"links":[1]',
+        ']',
+        '"spanId":"ab",',
+        ROUTING_MARKER,
+        '"scopeSpans":[',
+        'é',
+      ),
+      flip: fc.option(fc.nat(255)),
+    });
+    fc.assert(
+      fc.property(layoutArb, edits, (layout, edit) => {
+        let body = Buffer.from(buildRequest(layout));
+        const at = Math.floor(edit.at * body.length);
+        body = Buffer.concat([body.subarray(0, at), Buffer.from(edit.insert), body.subarray(at)]);
+        if (edit.flip !== null) body[at] = edit.flip;
+        if (edit.cut !== null) body = body.subarray(0, Math.floor(edit.cut * body.length));
+        expect(skipToRoutingSpans(body, MARKER, simd.findNeedles)).toEqual(skipToRoutingSpans(body, MARKER));
+      }),
+      { numRuns: propertyRuns(300) },
     );
   });
 

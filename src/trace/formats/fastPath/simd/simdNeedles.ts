@@ -1,0 +1,214 @@
+/**
+ * simdNeedles — lineNeedles' searches by the WebAssembly SIMD scanner (assembly/needleScan.ts, built to
+ * dist/wasm/needleScan.wasm), when this runtime can run it.
+ *
+ * A line is copied into the module's memory a window at a time (1 MiB, with the 8 bytes before it for the
+ * keys' look-behind and 64 after for the needles' look-ahead; zeros past the line's end), and one pass per
+ * window counts the id keys and lists where the scope keys and markers start. The module allocates nothing
+ * and keeps nothing between calls; its memory is fixed at load (about 2 MiB), whatever the line's length.
+ * Each thread that reads (a `--jobs` worker, serve) loads its own instance on first use. Loading reads one
+ * file; scanning does no I/O.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findNeedlesByIndexOf, type FindNeedles, type LineNeedles } from '../lineNeedles.js';
+
+/** The scanner, or why this runtime reads with the JavaScript one. */
+export type SimdScanner =
+  | { readonly kind: 'simd'; readonly findNeedles: FindNeedles }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+/** The compiled scanner's file, as `npm run build` writes it under dist/. */
+export const SCANNER_FILE = join('wasm', 'needleScan.wasm');
+
+/** Bytes scanned per call: the window the module's memory holds. */
+export const SCAN_WINDOW_BYTES = 1 << 20;
+const WINDOW = SCAN_WINDOW_BYTES;
+const LOOK_BEHIND = 8;
+const LOOK_AHEAD = 64;
+/** The longest marker the scanner's probes reach past (its look-ahead less a 16-byte lane). */
+const MAX_MARKER = LOOK_AHEAD - 16;
+
+// The module's memory, in bytes: results, the marker, the window, the two position lists.
+const OUT = 0;
+const MARKER = 64;
+const WIN = 128;
+const LIST_CAPACITY = WINDOW / 8;
+const SCOPES = WIN + LOOK_BEHIND + WINDOW + LOOK_AHEAD + 64;
+const MARKERS = SCOPES + LIST_CAPACITY * 4;
+const MEMORY_BYTES = MARKERS + LIST_CAPACITY * 4;
+const PAGE = 65536;
+
+// Result slots (i32 each), and why a line is declined, as assembly/needleScan.ts writes them.
+const OUT_SPAN_ID_KEYS = 0;
+const OUT_TRACE_ID_KEYS = 1;
+const OUT_DECLINES = 2;
+const OUT_SCOPE_KEYS = 3;
+const OUT_MARKERS = 4;
+/** A position list filled up: the JavaScript scanner reads the line instead. */
+const FULL = 8;
+
+type ScanFunction = (
+  win: number,
+  from: number,
+  to: number,
+  base: number,
+  marker: number,
+  markerLength: number,
+  requestKeyAt: number,
+  out: number,
+  scopes: number,
+  markers: number,
+  capacity: number,
+) => void;
+
+/** The part of the WebAssembly API used here (this project's TypeScript libraries do not declare it). */
+interface WebAssemblyApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+}
+interface WebAssemblyMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+let loaded: SimdScanner | undefined;
+
+/**
+ * A function of one `v128` result (`i8x16.popcnt` of a splat): a runtime that validates it has WebAssembly SIMD.
+ */
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98,
+  11,
+]);
+
+/** The scanner of this thread, loaded on first use; `unavailable` with the reason when it cannot run here. */
+export function loadSimdScanner(): SimdScanner {
+  loaded ??= loadScannerFrom(findScannerFile());
+  return loaded;
+}
+
+/** Where `npm run build` put the module: the first dist/ (or the package's own) above this file that holds it. */
+function findScannerFile(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 8; up++) {
+    for (const candidate of [join(dir, SCANNER_FILE), join(dir, 'dist', SCANNER_FILE)])
+      if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** The scanner compiled from `file` (undefined: not built), or why it cannot run here. */
+export function loadScannerFrom(file: string | undefined): SimdScanner {
+  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+  if (wasm === undefined) return { kind: 'unavailable', reason: 'this runtime has no WebAssembly' };
+  if (!wasm.validate(SIMD_PROBE))
+    return { kind: 'unavailable', reason: "this runtime's WebAssembly has no SIMD (v128)" };
+  if (file === undefined)
+    return { kind: 'unavailable', reason: `${SCANNER_FILE} is not built (npm run build compiles it)` };
+  let exports: Record<string, unknown>;
+  try {
+    const bytes = readFileSync(file);
+    if (!wasm.validate(bytes))
+      return { kind: 'unavailable', reason: `${SCANNER_FILE} is not a WebAssembly module this runtime accepts` };
+    exports = new wasm.Instance(new wasm.Module(bytes), {}).exports;
+  } catch (error) {
+    return { kind: 'unavailable', reason: `${SCANNER_FILE} did not load: ${(error as Error).message}` };
+  }
+  if (typeof exports.scan !== 'function' || exports.memory === undefined)
+    return { kind: 'unavailable', reason: `${SCANNER_FILE} is not routescope's scanner (no scan, no memory)` };
+  const memory = exports.memory as WebAssemblyMemory;
+  const scan = exports.scan as ScanFunction;
+  const missing = Math.ceil(MEMORY_BYTES / PAGE) - memory.buffer.byteLength / PAGE;
+  if (missing > 0) memory.grow(missing);
+  return { kind: 'simd', findNeedles: scannerOver(new Uint8Array(memory.buffer), scan) };
+}
+
+/** findNeedles over one instance's memory (fixed: the module never grows it after load). */
+function scannerOver(bytes: Uint8Array, scan: ScanFunction): FindNeedles {
+  const words = new Int32Array(bytes.buffer);
+  let markerInMemory: Buffer | undefined;
+  return (body, marker, requestKeyAt) => {
+    if (marker.length === 0 || marker.length > MAX_MARKER)
+      return findNeedlesByIndexOf(body, marker, requestKeyAt);
+    if (markerInMemory === undefined || !markerInMemory.equals(marker)) {
+      bytes.set(marker, MARKER);
+      markerInMemory = Buffer.from(marker);
+    }
+    let spanIdKeys = 0;
+    let traceIdKeys = 0;
+    let scopeKeys: ArrayLike<number> | undefined;
+    let markers: ArrayLike<number> | undefined;
+    for (let start = 0; start < body.length; start += WINDOW) {
+      const winStart = Math.max(0, start - LOOK_BEHIND);
+      const to = Math.min(body.length, start + WINDOW);
+      const winEnd = Math.min(body.length, to + LOOK_AHEAD);
+      bytes.set(body.subarray(winStart, winEnd), WIN);
+      if (winEnd === body.length)
+        bytes.fill(0, WIN + winEnd - winStart, WIN + winEnd - winStart + LOOK_AHEAD);
+      words.fill(0, OUT / 4, OUT / 4 + 5);
+      scan(
+        WIN,
+        start - winStart,
+        to - winStart,
+        winStart,
+        MARKER,
+        marker.length,
+        requestKeyAt,
+        OUT,
+        SCOPES,
+        MARKERS,
+        LIST_CAPACITY,
+      );
+      const declines = words[OUT / 4 + OUT_DECLINES]!;
+      if (declines === FULL) return findNeedlesByIndexOf(body, marker, requestKeyAt);
+      if (declines !== 0) return undefined;
+      spanIdKeys += words[OUT / 4 + OUT_SPAN_ID_KEYS]!;
+      traceIdKeys += words[OUT / 4 + OUT_TRACE_ID_KEYS]!;
+      scopeKeys = appendList(scopeKeys, words, SCOPES, words[OUT / 4 + OUT_SCOPE_KEYS]!);
+      markers = appendList(markers, words, MARKERS, words[OUT / 4 + OUT_MARKERS]!);
+    }
+    return needlesFrom(spanIdKeys, traceIdKeys, scopeKeys ?? [], markers ?? []);
+  };
+}
+
+/** Positions `count` i32 from byte `at` of the memory, after those of earlier windows (copied: the memory is reused). */
+function appendList(
+  earlier: ArrayLike<number> | undefined,
+  words: Int32Array,
+  at: number,
+  count: number,
+): ArrayLike<number> {
+  const these = words.slice(at / 4, at / 4 + count);
+  if (earlier === undefined || earlier.length === 0) return these;
+  if (count === 0) return earlier;
+  const both = new Int32Array(earlier.length + count);
+  both.set(earlier);
+  both.set(these, earlier.length);
+  return both;
+}
+
+/** A line's needles from the scanner's counts and lists; markers are asked for in rising order. */
+function needlesFrom(
+  spanIdKeys: number,
+  traceIdKeys: number,
+  scopeKeys: ArrayLike<number>,
+  markers: ArrayLike<number>,
+): LineNeedles {
+  let next = 0;
+  return {
+    spanIdKeys,
+    traceIdKeys,
+    scopeKeys,
+    markerFrom(from) {
+      if (next > 0 && markers[next - 1]! >= from) next = 0;
+      while (next < markers.length && markers[next]! < from) next++;
+      return next < markers.length ? markers[next]! : -1;
+    },
+  };
+}
