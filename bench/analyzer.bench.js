@@ -6,8 +6,9 @@
 // computing the same verdict counts (what a user would script), DuckDB (bench/duckdbVerdicts.js: read_json +
 // unnest, 2 threads — what a data user would pick; from bench/package.json, skipped with a note when not
 // installed), and `node dist/bin/routescope.js analyze FILE --format json` with --jobs 1, --jobs 2 as analyze
-// chooses it, and --jobs 2 with the threads forced (--jobs-min-mib 0), and --jobs 1 --exact-read (every byte walked,
-// no skipping); every report must be byte-identical.
+// chooses it, and --jobs 2 with the threads forced (--jobs-min-mib 0), --jobs 1 --exact-read (every byte walked,
+// no skipping) and --jobs 1 --scanner javascript (the indexOf scanner instead of the WebAssembly SIMD one); every
+// report must be byte-identical but for input.scan, which must name the path each read by.
 // Then the pathological inputs: a flood of blank lines, one huge line, and one span nested thousands deep. Every tool is a child
 // process timed by wall clock; peak RSS is the child's own high-water mark from `/usr/bin/time -v` (or 'n/a'
 // without it). Every tool's verdict counts are checked against the generator's. Prints MB/s, decisions/s, peak RSS and the ratios analyzer ÷ jq,
@@ -103,6 +104,7 @@ for (const mb of SIZES) {
       ? [
           { name: 'analyze --jobs 1', kind: 'one', args: [] },
           { name: '--jobs 1 --exact-read', kind: 'exact', args: ['--exact-read'] },
+          { name: '--scanner javascript', kind: 'javascript', args: ['--scanner', 'javascript'] },
         ]
       : [
           { name: `analyze --jobs ${jobs}`, kind: 'auto', args: ['--jobs', String(jobs)] },
@@ -129,8 +131,14 @@ for (const mb of SIZES) {
     if (report.decisions !== decisions || unmatched !== 0) {
       throw new Error(`${variant.name}: ${report.decisions} decisions, expected ${decisions}`);
     }
-    firstReport ??= a.stdout;
-    const row = { tool: variant.name, kind: variant.kind, ...a, sameReport: a.stdout === firstReport };
+    // The same report on every path, but for the input section's word of which path read (input.scan).
+    const path = report.input.scan.path;
+    const expectedPath = variant.kind === 'exact' || variant.kind === 'javascript' ? variant.kind : 'simd';
+    if (path !== expectedPath) throw new Error(`${variant.name}: read by ${path}, expected ${expectedPath}`);
+    delete report.input.scan;
+    const comparable = JSON.stringify(report);
+    firstReport ??= comparable;
+    const row = { tool: variant.name, kind: variant.kind, ...a, sameReport: comparable === firstReport };
     results.push(row);
     analyzers.push(row);
   }
@@ -183,6 +191,10 @@ for (const mb of SIZES) {
       overDuck >= 20,
     );
   }
+  if (mb >= 1000) {
+    const overJq = jq.seconds / one.seconds;
+    reportTarget(`${mb} MiB, analyze --jobs 1: at least 25× jq`, `${overJq.toFixed(1)}×`, overJq >= 25);
+  }
   reportTarget(
     `${mb} MiB: every --jobs report byte-identical to --jobs 1`,
     analyzers.every((a) => a.sameReport) ? 'identical' : 'different',
@@ -193,6 +205,10 @@ for (const mb of SIZES) {
     if (a.kind === 'exact') {
       console.log(
         `skipping to the routing spans over walking every byte (--exact-read): ${(a.seconds / one.seconds).toFixed(2)}×`,
+      );
+    } else if (a.kind === 'javascript') {
+      console.log(
+        `the SIMD scanner over the JavaScript scanner (--scanner javascript): ${(a.seconds / one.seconds).toFixed(2)}×`,
       );
     } else if (a.kind === 'forced') {
       console.log(`${a.tool} over --jobs 1: ${speedUp.toFixed(2)}×`);
@@ -210,6 +226,13 @@ for (const mb of SIZES) {
         `${speedUp.toFixed(2)}×`,
         speedUp >= 0.95,
       );
+      if (mb >= 1000 && a.tool === 'analyze --jobs 2') {
+        reportTarget(
+          `${mb} MiB, analyze --jobs 2 ÷ --jobs 1: at least 1.6×`,
+          `${speedUp.toFixed(2)}×`,
+          speedUp >= 1.6,
+        );
+      }
     }
   }
   rows.push({ mb, rss: analyzers.map((a) => a.rssMiB) });

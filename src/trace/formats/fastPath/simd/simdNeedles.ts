@@ -115,13 +115,19 @@ export function loadScannerFrom(file: string | undefined): SimdScanner {
   try {
     const bytes = readFileSync(file);
     if (!wasm.validate(bytes))
-      return { kind: 'unavailable', reason: `${SCANNER_FILE} is not a WebAssembly module this runtime accepts` };
+      return {
+        kind: 'unavailable',
+        reason: `${SCANNER_FILE} is not a WebAssembly module this runtime accepts`,
+      };
     exports = new wasm.Instance(new wasm.Module(bytes), {}).exports;
   } catch (error) {
     return { kind: 'unavailable', reason: `${SCANNER_FILE} did not load: ${(error as Error).message}` };
   }
   if (typeof exports.scan !== 'function' || exports.memory === undefined)
-    return { kind: 'unavailable', reason: `${SCANNER_FILE} is not routescope's scanner (no scan, no memory)` };
+    return {
+      kind: 'unavailable',
+      reason: `${SCANNER_FILE} is not routescope's scanner (no scan, no memory)`,
+    };
   const memory = exports.memory as WebAssemblyMemory;
   const scan = exports.scan as ScanFunction;
   const missing = Math.ceil(MEMORY_BYTES / PAGE) - memory.buffer.byteLength / PAGE;
