@@ -1,10 +1,10 @@
 /**
  * lineNeedles — what skipToRoutingSpans searches a whole line for, found by one of two scanners.
  *
- * skipToRoutingSpans needs five searches over every byte of a line: the `"spanId":"` and `"traceId":"` keys
- * (counted), each `"scopeSpans":[` key (where), the routing marker (where), and two reasons to decline (a
- * span with links; a `\u` escape spelling a key character). The rest of its work touches only the routing
- * spans and the line's ends. Here are those searches as Buffer#indexOf passes (findNeedlesByIndexOf, the
+ * skipToRoutingSpans needs six searches over every byte of a line: the `"spanId":"` and `"traceId":"` keys
+ * (counted), each `"scopeSpans":[` key, routing marker and span opener `{"traceId":"` (where), and two reasons
+ * to decline (a span with links; a `\u` escape spelling a key character). The rest of its work touches only
+ * the routing spans and the line's ends. Here are those searches as Buffer#indexOf passes (findNeedlesByIndexOf, the
  * JavaScript scanner); simd/simdNeedles finds the same needles in one WebAssembly SIMD pass. Both give the
  * same answer for every line, which the tests check byte for byte. No I/O.
  */
@@ -21,6 +21,10 @@ export interface LineNeedles {
   readonly scopeKeys: ArrayLike<number>;
   /** Where the first routing marker at or after `from` starts; -1 when there is none. */
   markerFrom(from: number): number;
+  /** Where the first span opener (`{"traceId":"`) at or after `from` starts; -1 when there is none. */
+  spanOpenerFrom(from: number): number;
+  /** Where the last span opener lying wholly in [floor, to) starts; -1 when there is none. */
+  spanOpenerBefore(floor: number, to: number): number;
 }
 
 /**
@@ -39,6 +43,8 @@ const LINKS_KEY_TAIL = Buffer.from('ks":[');
 const QUOTE_SPAN = Buffer.from('"span');
 const QUOTE_TRACE = Buffer.from('"trace');
 const QUOTE_SCOPE = Buffer.from('"scope');
+/** How every span object of the Collector's compact JSON opens. */
+export const SPAN_OPENER = Buffer.from('{"traceId":"');
 
 /**
  * Do the bytes from `at` spell `word`? (Outside the line a byte reads undefined, which spells nothing.) A byte
@@ -54,7 +60,10 @@ function endsWith(body: Buffer, at: number, word: Buffer): boolean {
   return bytesAre(body, at - word.length, word);
 }
 
-/** The JavaScript scanner: each needle by Buffer#indexOf over the line, the markers found as they are asked for. */
+/**
+ * The JavaScript scanner: each needle by Buffer#indexOf over the line, the markers and span openers found as
+ * they are asked for.
+ */
 export const findNeedlesByIndexOf: FindNeedles = (body, marker, requestKeyAt) => {
   if (holdsLinks(body) || escapesAWordCharacter(body)) return undefined;
   let spanIdKeys = 0;
@@ -69,7 +78,17 @@ export const findNeedlesByIndexOf: FindNeedles = (body, marker, requestKeyAt) =>
     if (!endsWith(body, at, QUOTE_SCOPE)) return undefined;
     scopeKeys.push(at - QUOTE_SCOPE.length);
   }
-  return { spanIdKeys, traceIdKeys, scopeKeys, markerFrom: (from) => body.indexOf(marker, from) };
+  return {
+    spanIdKeys,
+    traceIdKeys,
+    scopeKeys,
+    markerFrom: (from) => body.indexOf(marker, from),
+    spanOpenerFrom: (from) => body.indexOf(SPAN_OPENER, from),
+    spanOpenerBefore: (floor, to) => {
+      const found = body.subarray(floor, to).lastIndexOf(SPAN_OPENER);
+      return found === -1 ? -1 : floor + found;
+    },
+  };
 };
 
 /** Does a span of the line have links? (`"links":[]`, as the JS exporter writes no links, does not count.) */

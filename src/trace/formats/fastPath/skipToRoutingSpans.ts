@@ -28,7 +28,7 @@
  * id (or one missing its trace id and another its span id) is not counted; a line compact where it starts and
  * spaced later. No writer makes these; the walk reports them (`--exact-read`, ReadOptions.exact). No I/O.
  */
-import { bytesAre, findNeedlesByIndexOf, type FindNeedles } from './lineNeedles.js';
+import { bytesAre, findNeedlesByIndexOf, SPAN_OPENER, type FindNeedles } from './lineNeedles.js';
 import { endOfJsonValue, type Slice } from './scanOtlpJsonLine.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE } from '../jsonBytes.js';
 
@@ -45,7 +45,6 @@ export interface SkippedLine {
 }
 
 const OPENER = Buffer.from('{"resourceSpans":[{');
-const SPAN_OPENER = Buffer.from('{"traceId":"');
 /** Where `Spans":[` is in OPENER (the request's own `resourceSpans` key). */
 const REQUEST_KEY_TAIL_AT = OPENER.indexOf('Spans":[');
 const RESOURCE_KEY = Buffer.from('{"resource":');
@@ -74,10 +73,9 @@ export function skipToRoutingSpans(
   let from = 0;
   for (let at = needles.markerFrom(0); at !== -1; at = needles.markerFrom(from)) {
     // The span holding the marker opens after the last routing span ended; its walked end must be past it.
-    const start = body.subarray(from, at).lastIndexOf(SPAN_OPENER);
-    if (start === -1) return undefined;
-    const spanStart = from + start;
-    const spanEnd = endOfSpan(body, spanStart, at);
+    const spanStart = needles.spanOpenerBefore(from, at);
+    if (spanStart === -1) return undefined;
+    const spanEnd = endOfSpan(body, spanStart, needles.spanOpenerFrom(at));
     if (spanEnd < at + marker.length) return undefined;
     // Its resource item is the one whose `scopeSpans` key came last before it.
     let scopeKey = -1;
@@ -98,12 +96,12 @@ export function skipToRoutingSpans(
 }
 
 /**
- * Where the span opening at `start` (holding a marker at `at`) ends: just before the `,` of the next span's
- * opener when one follows it (`},{"traceId":"`) — not walked, as the caller parses the slice (or checks it
- * with isJsonValue), which fails unless it is one whole value — else found by walking it. -1 when not one.
+ * Where the span opening at `start` ends, `next` being the first span opener after its marker (-1: none):
+ * just before the `,` of that opener when it follows the span (`},{"traceId":"`) — not walked, as the caller
+ * parses the slice (or checks it with isJsonValue), which fails unless it is one whole value — else found by
+ * walking it. -1 when not one.
  */
-function endOfSpan(body: Buffer, start: number, at: number): number {
-  const next = body.indexOf(SPAN_OPENER, at);
+function endOfSpan(body: Buffer, start: number, next: number): number {
   if (body[next - 1] === COMMA && body[next - 2] === CLOSE_BRACE) return next - 1;
   return endOfJsonValue(body, start);
 }

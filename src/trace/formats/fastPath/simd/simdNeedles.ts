@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findNeedlesByIndexOf, type FindNeedles, type LineNeedles } from '../lineNeedles.js';
+import { findNeedlesByIndexOf, SPAN_OPENER, type FindNeedles, type LineNeedles } from '../lineNeedles.js';
 
 /** The scanner, or why this runtime reads with the JavaScript one. */
 export type SimdScanner =
@@ -37,7 +37,8 @@ const WIN = 128;
 const LIST_CAPACITY = WINDOW / 8;
 const SCOPES = WIN + LOOK_BEHIND + WINDOW + LOOK_AHEAD + 64;
 const MARKERS = SCOPES + LIST_CAPACITY * 4;
-const MEMORY_BYTES = MARKERS + LIST_CAPACITY * 4;
+const OPENERS = MARKERS + LIST_CAPACITY * 4;
+const MEMORY_BYTES = OPENERS + LIST_CAPACITY * 4;
 const PAGE = 65536;
 
 // Result slots (i32 each), and why a line is declined, as assembly/needleScan.ts writes them.
@@ -46,6 +47,7 @@ const OUT_TRACE_ID_KEYS = 1;
 const OUT_DECLINES = 2;
 const OUT_SCOPE_KEYS = 3;
 const OUT_MARKERS = 4;
+const OUT_OPENERS = 5;
 /** A position list filled up: the JavaScript scanner reads the line instead. */
 const FULL = 8;
 
@@ -60,6 +62,7 @@ type ScanFunction = (
   out: number,
   scopes: number,
   markers: number,
+  openers: number,
   capacity: number,
 ) => void;
 
@@ -150,6 +153,7 @@ function scannerOver(bytes: Uint8Array, scan: ScanFunction): FindNeedles {
     let traceIdKeys = 0;
     let scopeKeys: ArrayLike<number> | undefined;
     let markers: ArrayLike<number> | undefined;
+    let openers: ArrayLike<number> | undefined;
     for (let start = 0; start < body.length; start += WINDOW) {
       const winStart = Math.max(0, start - LOOK_BEHIND);
       const to = Math.min(body.length, start + WINDOW);
@@ -157,7 +161,7 @@ function scannerOver(bytes: Uint8Array, scan: ScanFunction): FindNeedles {
       bytes.set(body.subarray(winStart, winEnd), WIN);
       if (winEnd === body.length)
         bytes.fill(0, WIN + winEnd - winStart, WIN + winEnd - winStart + LOOK_AHEAD);
-      words.fill(0, OUT / 4, OUT / 4 + 5);
+      words.fill(0, OUT / 4, OUT / 4 + 6);
       scan(
         WIN,
         start - winStart,
@@ -169,6 +173,7 @@ function scannerOver(bytes: Uint8Array, scan: ScanFunction): FindNeedles {
         OUT,
         SCOPES,
         MARKERS,
+        OPENERS,
         LIST_CAPACITY,
       );
       const declines = words[OUT / 4 + OUT_DECLINES]!;
@@ -178,8 +183,9 @@ function scannerOver(bytes: Uint8Array, scan: ScanFunction): FindNeedles {
       traceIdKeys += words[OUT / 4 + OUT_TRACE_ID_KEYS]!;
       scopeKeys = appendList(scopeKeys, words, SCOPES, words[OUT / 4 + OUT_SCOPE_KEYS]!);
       markers = appendList(markers, words, MARKERS, words[OUT / 4 + OUT_MARKERS]!);
+      openers = appendList(openers, words, OPENERS, words[OUT / 4 + OUT_OPENERS]!);
     }
-    return needlesFrom(spanIdKeys, traceIdKeys, scopeKeys ?? [], markers ?? []);
+    return needlesFrom(spanIdKeys, traceIdKeys, scopeKeys ?? [], markers ?? [], openers ?? []);
   };
 }
 
@@ -199,22 +205,40 @@ function appendList(
   return both;
 }
 
-/** A line's needles from the scanner's counts and lists; markers are asked for in rising order. */
+/** How many of the rising `positions` are below `bound`. */
+function countBelow(positions: ArrayLike<number>, bound: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle]! < bound) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A line's needles from the scanner's counts and lists (each rising). */
 function needlesFrom(
   spanIdKeys: number,
   traceIdKeys: number,
   scopeKeys: ArrayLike<number>,
   markers: ArrayLike<number>,
+  openers: ArrayLike<number>,
 ): LineNeedles {
-  let next = 0;
+  const firstFrom = (positions: ArrayLike<number>, from: number): number => {
+    const k = countBelow(positions, from);
+    return k < positions.length ? positions[k]! : -1;
+  };
   return {
     spanIdKeys,
     traceIdKeys,
     scopeKeys,
-    markerFrom(from) {
-      if (next > 0 && markers[next - 1]! >= from) next = 0;
-      while (next < markers.length && markers[next]! < from) next++;
-      return next < markers.length ? markers[next]! : -1;
+    markerFrom: (from) => firstFrom(markers, from),
+    spanOpenerFrom: (from) => firstFrom(openers, from),
+    spanOpenerBefore(floor, to) {
+      // The last opener that ends by `to`, if it starts at `floor` or after.
+      const k = countBelow(openers, to - SPAN_OPENER.length + 1);
+      return k > 0 && openers[k - 1]! >= Math.max(floor, 0) ? openers[k - 1]! : -1;
     },
   };
 }

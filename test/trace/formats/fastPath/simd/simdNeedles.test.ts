@@ -33,11 +33,15 @@ function simdScanner(): (body: Buffer, marker: Buffer, requestKeyAt: number) => 
   return loaded.findNeedles;
 }
 
-/** Every marker a scanner lists, by asking from 0 and then from one past each. */
-function allMarkers(needles: LineNeedles): number[] {
+/** Every position a scanner lists, by asking from 0 and then from one past each. */
+function allFrom(firstFrom: (from: number) => number): number[] {
   const found: number[] = [];
-  for (let at = needles.markerFrom(0); at !== -1; at = needles.markerFrom(at + 1)) found.push(at);
+  for (let at = firstFrom(0); at !== -1; at = firstFrom(at + 1)) found.push(at);
   return found;
+}
+
+function allMarkers(needles: LineNeedles): number[] {
+  return allFrom((from) => needles.markerFrom(from));
 }
 
 /** What a scanner says of a line, in a form to compare. */
@@ -48,13 +52,31 @@ function describe_(needles: LineNeedles | undefined, probes: readonly number[]):
     traceIdKeys: needles.traceIdKeys,
     scopeKeys: Array.from(needles.scopeKeys),
     markers: allMarkers(needles),
-    // Asked out of order too: each answer is the first marker at or after the probe.
-    probes: probes.map((p) => needles.markerFrom(p)),
+    openers: allFrom((from) => needles.spanOpenerFrom(from)),
+    // Asked out of order too: each answer is the first marker or opener at or after the probe, and the last
+    // opener wholly inside [floor, to) for every pair of probes.
+    probes: probes.map((p) => [needles.markerFrom(p), needles.spanOpenerFrom(p)]),
+    before: probes.flatMap((floor) => probes.map((to) => needles.spanOpenerBefore(floor, to))),
   };
 }
 
 function expectSameNeedles(body: Buffer, marker: Buffer = MARKER, requestKeyAt = REQUEST_KEY_AT): void {
-  const probes = [body.length, 0, Math.floor(body.length / 2), 1, body.length + 5];
+  const probes = [
+    body.length,
+    0,
+    Math.floor(body.length / 2),
+    1,
+    body.length + 5,
+    12,
+    body.length - 1,
+  ].filter((p) => p >= 0);
+  // Around each span opener too: at it, one past it, and where it ends.
+  for (
+    let at = body.indexOf('{"traceId":"');
+    at !== -1 && probes.length < 40;
+    at = body.indexOf('{"traceId":"', at + 1)
+  )
+    probes.push(at, at + 1, at + 11, at + 12);
   const expected = describe_(findNeedlesByIndexOf(body, marker, requestKeyAt), probes);
   const actual = describe_(simdScanner()(body, marker, requestKeyAt), probes);
   expect(actual).toEqual(expected);
@@ -66,6 +88,8 @@ const PIECES = [
   '"spanId":"',
   '"traceId":"',
   '{"traceId":"',
+  '},{"traceId":"',
+  '{"trace',
   '"parentSpanId":"',
   '"span',
   '"trace',
@@ -187,6 +211,7 @@ describe('simdNeedles', () => {
       'Id":"',
       '"spanId":"',
       '"traceId":"',
+      '{"traceId":"',
       '"scopeSpans":[',
       '"links":[',
       '\\u0041',
@@ -228,6 +253,10 @@ describe('simdNeedles', () => {
     expect([needles.spanIdKeys, needles.traceIdKeys]).toEqual([2, 2]);
     expect(Array.from(needles.scopeKeys)).toEqual([line.indexOf('"scopeSpans"')]);
     expect(allMarkers(needles)).toEqual([line.indexOf(ROUTING_MARKER)]);
+    expect(allFrom((from) => needles.spanOpenerFrom(from))).toEqual([
+      line.indexOf(`{"traceId"`),
+      line.lastIndexOf(`{"traceId"`),
+    ]);
     expectSameNeedles(Buffer.from(line));
   });
 

@@ -19,6 +19,7 @@ const OUT_TRACE_ID_KEYS: usize = 4;
 const OUT_DECLINES: usize = 8;
 const OUT_SCOPE_KEYS: usize = 12;
 const OUT_MARKERS: usize = 16;
+const OUT_OPENERS: usize = 20;
 
 // Why the line is declined (bits of OUT_DECLINES), as skipToRoutingSpans declines it.
 const LINKS: i32 = 1;
@@ -61,8 +62,9 @@ function escapesAWord(p: usize): bool {
 
 /**
  * Find the needles starting in [from, to) of the window at `win` (index `i` is the line's byte `base + i`).
- * `requestKeyAt` is where the request's own `Spans":[` key is (not a scope's). Counts add to what `out` holds; positions are written at `scopes` and `markers` (up to `capacity` each, past
- * which FULL is set). Stops at the first decline.
+ * `requestKeyAt` is where the request's own `Spans":[` key is (not a scope's). Counts add to what `out`
+ * holds; positions go to the lists at `scopes`, `markers` and `openers` (span openers, `{"traceId":"`), up to
+ * `capacity` each, past which FULL is set. Stops at the first decline.
  */
 export function scan(
   win: usize,
@@ -75,6 +77,7 @@ export function scan(
   out: usize,
   scopes: usize,
   markers: usize,
+  openers: usize,
   capacity: i32,
 ): void {
   let spanIds = load<i32>(out + OUT_SPAN_ID_KEYS);
@@ -82,6 +85,7 @@ export function scan(
   let declines = load<i32>(out + OUT_DECLINES);
   let scopeCount = load<i32>(out + OUT_SCOPE_KEYS);
   let markerCount = load<i32>(out + OUT_MARKERS);
+  let openerCount = load<i32>(out + OUT_OPENERS);
 
   const m0 = load<u8>(marker);
   const middle = markerLength >> 1;
@@ -129,8 +133,17 @@ export function scan(
             load<u8>(q - 6) == 0x22 &&
             load<u32>(q - 5) == 0x63617274 &&
             load<u8>(q - 1) == 0x65
-          )
+          ) {
             traceIds++;
+            // `{"traceId":"`: a span opens here.
+            if (j >= 7 && load<u8>(q - 7) == 0x7b) {
+              if (openerCount == capacity) declines |= FULL;
+              else {
+                store<i32>(openers + ((<usize>openerCount) << 2), base + j - 7);
+                openerCount++;
+              }
+            }
+          }
         }
       } else if (c == 0x6b) {
         // `ks":[` (links) not followed by `]`: a span has links, whose own ids would be counted.
@@ -170,4 +183,5 @@ export function scan(
   store<i32>(out + OUT_DECLINES, declines);
   store<i32>(out + OUT_SCOPE_KEYS, scopeCount);
   store<i32>(out + OUT_MARKERS, markerCount);
+  store<i32>(out + OUT_OPENERS, openerCount);
 }
