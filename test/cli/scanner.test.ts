@@ -11,8 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoAgent } from '../../src/demo/runDemoAgent.js';
 import { requireBuild } from '../helpers/requireBuild.js';
+import { cli } from './runCliHarness.js';
 
 const BIN = join(import.meta.dirname, '../../dist/bin/routescope.js');
+const FIXTURES = join(import.meta.dirname, '../fixtures');
+/** The shared fixtures beside the repository (CI has them). */
+const SHARED = join(import.meta.dirname, '../../../shared/fixtures');
 
 interface Run {
   code: number;
@@ -119,6 +123,39 @@ describe('--scanner and input.scan', () => {
     expect(shipped(['analyze', traces, '--exact-read']).stdout).toMatch(
       /scanned +every byte of every line walked \(--exact-read\)\n/,
     );
+  });
+
+  it('every fixture: the same report by each path (in-process, the sources)', async () => {
+    const fixtures = [
+      traces,
+      join(FIXTURES, 'trace/public/otlp-proto-example-trace.json'),
+      join(FIXTURES, 'trace/public/jaeger-ui-01.json'),
+      join(FIXTURES, 'agentfootprint/turn-routed-null-scores.jsonl'),
+      ...['framework-otel-otlp.json', 'framework-otel-turn_routed.jsonl', 'turn_routed.jsonl'].map((name) =>
+        join(SHARED, 'agentfootprint', name),
+      ),
+      ...['jaeger-ui-01.json', 'otlp-proto-example-trace.json'].map((name) => join(SHARED, 'public', name)),
+    ];
+    let simdLines = 0;
+    for (const file of fixtures) {
+      const runs = await Promise.all(
+        [[], ['--scanner', 'javascript'], ['--exact-read']].map((extra) =>
+          cli(['analyze', file, '--format', 'json', ...extra]),
+        ),
+      );
+      const reports = runs.map((r) => {
+        expect(r.code, `${file}: ${r.stderr}`).toBe(0);
+        const parsed = JSON.parse(r.stdout) as { input: { scan: Scan } };
+        const { scan, ...input } = parsed.input;
+        return { scan, rest: { ...parsed, input } };
+      });
+      expect(reports[1]!.rest, file).toEqual(reports[0]!.rest);
+      expect(reports[2]!.rest, file).toEqual(reports[0]!.rest);
+      expect(reports[1]!.scan.simdLines + reports[2]!.scan.simdLines).toBe(0);
+      simdLines += reports[0]!.scan.simdLines;
+    }
+    // The demo's lines are in the Collector's shape: the SIMD scanner read them.
+    expect(simdLines).toBeGreaterThanOrEqual(lines);
   });
 
   it('--scanner takes simd or javascript; anything else is a usage error naming both', () => {
