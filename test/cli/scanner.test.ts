@@ -40,13 +40,17 @@ interface Scan {
   simdUnavailable: string | null;
 }
 
-/** The JSON report of `argv`, split into its scan path and the rest. */
-function report(argv: readonly string[], nodeFlags: readonly string[] = []): { scan: Scan; rest: unknown } {
-  const r = shipped(['analyze', ...argv, '--format', 'json'], nodeFlags);
-  expect(r.code, r.stderr).toBe(0);
-  const parsed = JSON.parse(r.stdout) as { input: { scan: Scan; lines: number } };
+/** A JSON report that ran to exit 0, split into its scan path and the rest. */
+function splitScan(r: Run, what: string): { scan: Scan; rest: unknown } {
+  expect(r.code, `${what}: ${r.stderr}`).toBe(0);
+  const parsed = JSON.parse(r.stdout) as { input: { scan: Scan } };
   const { scan, ...input } = parsed.input;
   return { scan, rest: { ...parsed, input } };
+}
+
+/** The shipped executable's JSON report of `argv`, split into its scan path and the rest. */
+function report(argv: readonly string[], nodeFlags: readonly string[] = []): { scan: Scan; rest: unknown } {
+  return splitScan(shipped(['analyze', ...argv, '--format', 'json'], nodeFlags), argv.join(' '));
 }
 
 let dir: string;
@@ -143,12 +147,7 @@ describe('--scanner and input.scan', () => {
           cli(['analyze', file, '--format', 'json', ...extra]),
         ),
       );
-      const reports = runs.map((r) => {
-        expect(r.code, `${file}: ${r.stderr}`).toBe(0);
-        const parsed = JSON.parse(r.stdout) as { input: { scan: Scan } };
-        const { scan, ...input } = parsed.input;
-        return { scan, rest: { ...parsed, input } };
-      });
+      const reports = runs.map((r) => splitScan(r, file));
       expect(reports[1]!.rest, file).toEqual(reports[0]!.rest);
       expect(reports[2]!.rest, file).toEqual(reports[0]!.rest);
       expect(reports[1]!.scan.simdLines + reports[2]!.scan.simdLines).toBe(0);
