@@ -215,6 +215,22 @@ describe('the packed package in a fresh app', () => {
       for (const r of routing)
         expect(turnSpans.has(`${r.traceId}/${r.parentSpanId ?? ''}`), JSON.stringify(r)).toBe(true);
       expect(new Set(routing.map((r) => r.kind))).toEqual(new Set(['decision', 'turn']));
+
+      // The installed executable reads it with the WebAssembly SIMD scanner the package ships, on this Node.
+      const analyzed = spawnSync(
+        node,
+        [join(app, 'node_modules/routescope/dist/bin/routescope.js'), 'analyze', out, '--format', 'json'],
+        { cwd: app, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' } },
+      );
+      expect(analyzed.status, String(analyzed.stderr)).toBe(0);
+      const input = (JSON.parse(String(analyzed.stdout)) as { input: { lines: number; scan: unknown } })
+        .input;
+      expect(input.scan).toEqual({
+        path: 'simd',
+        simdLines: input.lines,
+        javascriptLines: 0,
+        simdUnavailable: null,
+      });
     },
     300_000,
   );

@@ -4,8 +4,9 @@
  *
  * A line is copied into the module's memory a window at a time (1 MiB, with the 8 bytes before it for the
  * keys' look-behind and 64 after for the needles' look-ahead; zeros past the line's end), and one pass per
- * window counts the id keys and lists where the scope keys and markers start. The module allocates nothing
- * and keeps nothing between calls; its memory is fixed at load (about 2 MiB), whatever the line's length.
+ * window counts the id keys and lists where the scope keys, markers and span openers start. The module
+ * allocates nothing and keeps nothing between calls; its memory is fixed at load (about 2.6 MiB), whatever the
+ * line's length.
  * Each thread that reads (a `--jobs` worker, serve) loads its own instance on first use. Loading reads one
  * file; scanning does no I/O.
  */
@@ -22,6 +23,9 @@ export type SimdScanner =
 /** The compiled scanner's file, as `npm run build` writes it under dist/. */
 export const SCANNER_FILE = join('wasm', 'needleScan.wasm');
 
+/** The layout of `scan` this file speaks (assembly/needleScan.ts' `abi()`). */
+const SCANNER_ABI = 2;
+
 /** Bytes scanned per call: the window the module's memory holds. */
 export const SCAN_WINDOW_BYTES = 1 << 20;
 const WINDOW = SCAN_WINDOW_BYTES;
@@ -30,7 +34,7 @@ const LOOK_AHEAD = 64;
 /** The longest marker the scanner's probes reach past (its look-ahead less a 16-byte lane). */
 const MAX_MARKER = LOOK_AHEAD - 16;
 
-// The module's memory, in bytes: results, the marker, the window, the two position lists.
+// The module's memory, in bytes: results, the marker, the window, the three position lists.
 const OUT = 0;
 const MARKER = 64;
 const WIN = 128;
@@ -126,10 +130,16 @@ export function loadScannerFrom(file: string | undefined): SimdScanner {
   } catch (error) {
     return { kind: 'unavailable', reason: `${SCANNER_FILE} did not load: ${(error as Error).message}` };
   }
-  if (typeof exports.scan !== 'function' || exports.memory === undefined)
+  if (typeof exports.scan !== 'function' || typeof exports.abi !== 'function' || exports.memory === undefined)
     return {
       kind: 'unavailable',
-      reason: `${SCANNER_FILE} is not routescope's scanner (no scan, no memory)`,
+      reason: `${SCANNER_FILE} is not routescope's scanner (no scan, abi or memory)`,
+    };
+  const abi = (exports.abi as () => number)();
+  if (abi !== SCANNER_ABI)
+    return {
+      kind: 'unavailable',
+      reason: `${SCANNER_FILE} is from another build (layout ${abi}, this code reads ${SCANNER_ABI}): npm run build`,
     };
   const memory = exports.memory as WebAssemblyMemory;
   const scan = exports.scan as ScanFunction;

@@ -10,6 +10,9 @@
  * holds; needles at the line's first and last bytes; the reasons it cannot run.
  */
 import fc from 'fast-check';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   findNeedlesByIndexOf,
@@ -146,6 +149,24 @@ const pieceArb = fc.oneof(
 );
 const bytesArb = fc.array(pieceArb, { maxLength: 120 }).map((parts) => Buffer.concat(parts));
 
+/**
+ * A WebAssembly module exporting a memory, a `scan` that does nothing and an `abi` answering `abi`, written
+ * byte by byte (the binary format's sections: types, functions, memory, exports, code).
+ */
+function moduleWithAbi(abi: number): Buffer {
+  const section = (id: number, body: number[]): number[] => [id, body.length, ...body];
+  const name = (text: string): number[] => [text.length, ...Buffer.from(text)];
+  return Buffer.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    // Types: 0 = () -> (), 1 = () -> i32.
+    ...section(1, [2, 0x60, 0, 0, 0x60, 0, 1, 0x7f]),
+    ...section(3, [2, 0, 1]),
+    ...section(5, [1, 0, 1]),
+    ...section(7, [3, ...name('memory'), 2, 0, ...name('scan'), 0, 0, ...name('abi'), 0, 1]),
+    ...section(10, [2, 2, 0, 0x0b, 4, 0, 0x41, abi, 0x0b]),
+  ]);
+}
+
 describe('simdNeedles', () => {
   it('loads on this runtime (Node has WebAssembly SIMD; npm run build compiles the scanner)', () => {
     const loaded = loadSimdScanner();
@@ -271,5 +292,17 @@ describe('simdNeedles', () => {
       kind: 'unavailable',
       reason: expect.stringMatching(/not a WebAssembly module/),
     });
+    // A module of another build: the same exports, another layout.
+    const dir = mkdtempSync(join(tmpdir(), 'routescope-wasm-'));
+    try {
+      const other = join(dir, 'needleScan.wasm');
+      writeFileSync(other, moduleWithAbi(1));
+      expect(loadScannerFrom(other)).toEqual({
+        kind: 'unavailable',
+        reason: expect.stringMatching(/from another build \(layout 1, this code reads 2\): npm run build/),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,6 +27,14 @@ const WORD_ESCAPE: i32 = 2;
 const OTHER_SPANS_KEY: i32 = 4;
 const FULL: i32 = 8;
 
+/**
+ * The layout of `scan`'s arguments and results: raised with every change to them, so that a module from
+ * another build is refused (simdNeedles.ts' SCANNER_ABI) instead of read wrongly.
+ */
+export function abi(): i32 {
+  return 2;
+}
+
 /** Hex digit's value, or -1. */
 function hexValue(c: u32): i32 {
   if (c >= 0x30 && c <= 0x39) return <i32>(c - 0x30);
