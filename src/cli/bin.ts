@@ -4,10 +4,17 @@
  * so pending output is flushed). A closed pipe (`routescope … | head`) ends output quietly; any other failed or
  * short write to stdout is one line on stderr and exit 2.
  *
- * Stack traces are printed with --verbose only, and then they name the TypeScript lines through the bundle's
- * source maps. Node reads the maps of modules loaded after they are turned on, so the CLI is imported after.
+ * V8's young generation is kept at its first size (youngGeneration.ts). Stack traces are printed with --verbose
+ * only, and then they name the TypeScript lines through the bundle's source maps. Node reads the maps of modules
+ * loaded after they are turned on, so the CLI is imported after.
  */
 if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+
+// Before anything is read: the young generation stays at its first size (youngGeneration.ts).
+const { setFlagsFromString } = await import('node:v8');
+const { youngGenerationFlag } = await import('./youngGeneration.js');
+const flag = youngGenerationFlag(process.execArgv, process.env['NODE_OPTIONS']);
+if (flag !== undefined) setFlagsFromString(flag);
 
 const { runCli } = await import('./main.js');
 const { createCheckedWriter } = await import('./checkedWriter.js');

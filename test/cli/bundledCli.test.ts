@@ -6,10 +6,11 @@
  * skip: a skipped test would let a broken bundle pass.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_FLAG } from '../../src/cli/youngGeneration.js';
 import { runDemoAgent } from '../../src/demo/runDemoAgent.js';
 import { requireBuild } from '../helpers/requireBuild.js';
 import { cli } from './runCliHarness.js';
@@ -106,6 +107,34 @@ describe('the bundled executable', () => {
     expect(one.code).toBe(0);
     expect(two).toEqual(one);
     expect((JSON.parse(one.stdout) as { decisions: number }).decisions).toBeGreaterThan(200);
+  });
+
+  it("keeps V8's young generation at its first size, unless the user sized it (a node flag or NODE_OPTIONS)", () => {
+    // The flags the executable hands V8 at run time, seen through a preload that records them.
+    const preload = join(dir, 'recordV8Flags.cjs');
+    writeFileSync(
+      preload,
+      [
+        "const v8 = require('node:v8');",
+        'const set = v8.setFlagsFromString;',
+        'const seen = [];',
+        'v8.setFlagsFromString = (flag) => { seen.push(flag); set(flag); };',
+        "require('node:module').syncBuiltinESMExports();",
+        "process.on('exit', () => process.stderr.write('v8 flags set: ' + JSON.stringify(seen) + '\\n'));",
+      ].join('\n'),
+    );
+    const flagsSet = (run: Run): string[] => {
+      expect(run.code).toBe(0);
+      return JSON.parse(/v8 flags set: (.*)/.exec(run.stderr)![1]!) as string[];
+    };
+    const summary = ['analyze', traces, '--format', 'json'];
+    expect(flagsSet(shipped(summary, {}, BIN, ['--require', preload]))).toEqual([YOUNG_GENERATION_FLAG]);
+    expect(
+      flagsSet(shipped(summary, { NODE_OPTIONS: '--max-semi-space-size=8' }, BIN, ['--require', preload])),
+    ).toEqual([]);
+    expect(
+      flagsSet(shipped(summary, {}, BIN, ['--semi-space-growth-factor=4', '--require', preload])),
+    ).toEqual([]);
   });
 
   it('an unexpected error: with --verbose its stack names the TypeScript lines, without it no stack', () => {
