@@ -144,7 +144,14 @@ export function loadScannerFrom(file: string | undefined): SimdScanner {
   const memory = exports.memory as WebAssemblyMemory;
   const scan = exports.scan as ScanFunction;
   const missing = Math.ceil(MEMORY_BYTES / PAGE) - memory.buffer.byteLength / PAGE;
-  if (missing > 0) memory.grow(missing);
+  try {
+    if (missing > 0) memory.grow(missing);
+  } catch (error) {
+    return {
+      kind: 'unavailable',
+      reason: `${SCANNER_FILE}'s memory cannot grow to ${MEMORY_BYTES} bytes: ${(error as Error).message}`,
+    };
+  }
   return { kind: 'simd', findNeedles: scannerOver(new Uint8Array(memory.buffer), scan) };
 }
 

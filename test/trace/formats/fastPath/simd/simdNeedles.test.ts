@@ -150,10 +150,11 @@ const pieceArb = fc.oneof(
 const bytesArb = fc.array(pieceArb, { maxLength: 120 }).map((parts) => Buffer.concat(parts));
 
 /**
- * A WebAssembly module exporting a memory, a `scan` that does nothing and an `abi` answering `abi`, written
- * byte by byte (the binary format's sections: types, functions, memory, exports, code).
+ * A WebAssembly module exporting a memory (of at most `maxPages` when given), a `scan` that does nothing and an
+ * `abi` answering `abi`, written byte by byte (the binary format's sections: types, functions, memory, exports,
+ * code).
  */
-function moduleWithAbi(abi: number): Buffer {
+function moduleWithAbi(abi: number, maxPages?: number): Buffer {
   const section = (id: number, body: number[]): number[] => [id, body.length, ...body];
   const name = (text: string): number[] => [text.length, ...Buffer.from(text)];
   return Buffer.from([
@@ -161,7 +162,7 @@ function moduleWithAbi(abi: number): Buffer {
     // Types: 0 = () -> (), 1 = () -> i32.
     ...section(1, [2, 0x60, 0, 0, 0x60, 0, 1, 0x7f]),
     ...section(3, [2, 0, 1]),
-    ...section(5, [1, 0, 1]),
+    ...section(5, maxPages === undefined ? [1, 0, 1] : [1, 1, 1, maxPages]),
     ...section(7, [3, ...name('memory'), 2, 0, ...name('scan'), 0, 0, ...name('abi'), 0, 1]),
     ...section(10, [2, 2, 0, 0x0b, 4, 0, 0x41, abi, 0x0b]),
   ]);
@@ -300,6 +301,13 @@ describe('simdNeedles', () => {
       expect(loadScannerFrom(other)).toEqual({
         kind: 'unavailable',
         reason: expect.stringMatching(/from another build \(layout 1, this code reads 2\): npm run build/),
+      });
+      // This build's layout, but a memory that may not grow to the windows and lists: refused, not thrown.
+      const small = join(dir, 'small.wasm');
+      writeFileSync(small, moduleWithAbi(2, 1));
+      expect(loadScannerFrom(small)).toEqual({
+        kind: 'unavailable',
+        reason: expect.stringMatching(/memory cannot grow to \d+ bytes: /),
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
