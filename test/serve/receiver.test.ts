@@ -100,6 +100,17 @@ describe('the real exporters', () => {
       }
       expect(decisionsWhere(text, 'near_tie="true"')).toBe(report.nearTies);
       expect(report.nearTies).toBe(50);
+      // The JSON requests went through the fast path, indexed by the WebAssembly SIMD scanner, and the page's
+      // report says so; protobuf has no lines to scan.
+      const page = (await (await fetch(`${running.pageUrl}report.json`)).json()) as {
+        input: { scan: { path: string; simdLines: number; javascriptLines: number } };
+      };
+      const requests = running.runtime.state.counts.requests.accepted;
+      expect(page.input.scan).toMatchObject(
+        encoding === 'json'
+          ? { path: 'simd', simdLines: requests, javascriptLines: 0 }
+          : { path: 'none', simdLines: 0, javascriptLines: 0 },
+      );
     },
   );
 
