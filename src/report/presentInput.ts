@@ -39,13 +39,16 @@ export function describeBothWays(st: ReadStats): string {
   return `${countOf(st.duplicateAcrossSources, 'decision')} and ${countOf(st.duplicateTurnsAcrossSources, 'turn route')} read both as spans and as turn_routed events, each counted once`;
 }
 
-/** Which path read the JSON lines, in a few words: the scanner that indexed them, or the exact walk. */
-export function describeScanPath(scan: ScanPath): string {
-  if (scan.exact) return 'every byte of every line walked (--exact-read)';
+/**
+ * Which path read the JSON lines, in a few words: the scanner that indexed them, or the exact walk. `unit` is
+ * what a line is to the reader: a line of a file, or a request's body (serve reads each as one line).
+ */
+export function describeScanPath(scan: ScanPath, unit: 'line' | 'request' = 'line'): string {
+  if (scan.exact) return `every byte of every ${unit} walked (--exact-read)`;
   const parts: string[] = [];
-  if (scan.simdLines > 0) parts.push(`WebAssembly SIMD scanner, ${countOf(scan.simdLines, 'line')}`);
-  if (scan.javascriptLines > 0) parts.push(`JavaScript scanner, ${countOf(scan.javascriptLines, 'line')}`);
-  if (parts.length === 0) return "no line in the Collector's shape: each line walked or parsed whole";
+  if (scan.simdLines > 0) parts.push(`WebAssembly SIMD scanner, ${countOf(scan.simdLines, unit)}`);
+  if (scan.javascriptLines > 0) parts.push(`JavaScript scanner, ${countOf(scan.javascriptLines, unit)}`);
+  if (parts.length === 0) return `no ${unit} in the Collector's shape: each ${unit} walked or parsed whole`;
   const why =
     scan.javascriptLines > 0 && scan.simdUnavailable !== undefined ? ` (${scan.simdUnavailable})` : '';
   return `${parts.join('; ')}${why}`;
@@ -140,8 +143,12 @@ export function inputBlocks(s: InputSummary): Block[] {
         ...(st.duplicateAcrossSources + st.duplicateTurnsAcrossSources > 0
           ? ([['both ways', describeBothWays(st)]] as [string, string][])
           : []),
-        ...(st.lines > 0 || st.scan.exact
-          ? ([['scanned', describeScanPath(st.scan)]] as [string, string][])
+        // Files: whenever lines were read. Serve counts requests, not lines: whenever a scanner indexed one.
+        ...(st.lines > 0 || scanPathName(st.scan) !== 'none'
+          ? ([['scanned', describeScanPath(st.scan, s.requests === undefined ? 'line' : 'request')]] as [
+              string,
+              string,
+            ][])
           : []),
         [
           'bad lines',

@@ -111,6 +111,10 @@ describe('the real exporters', () => {
           ? { path: 'simd', simdLines: requests, javascriptLines: 0 }
           : { path: 'none', simdLines: 0, javascriptLines: 0 },
       );
+      // The live page's input section says it too (a row only where a scanner indexed a request).
+      const html = await (await fetch(running.pageUrl)).text();
+      const row = /<th>scanned<\/th><td>([^<]*)<\/td>/.exec(html)?.[1];
+      expect(row).toBe(encoding === 'json' ? `WebAssembly SIMD scanner, ${requests} requests` : undefined);
     },
   );
 
