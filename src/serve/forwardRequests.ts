@@ -65,9 +65,44 @@ interface Job {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A forwarder to `target` (an http(s) URL; its own path, if any, is the prefix of every forwarded path). */
+/** A `--forward` URL taken apart: the URL without credentials, and the header that carries them. */
+export interface ForwardTarget {
+  /** The URL as shown and used, without user name or password. */
+  readonly target: string;
+  /** `Basic …` when the URL carried `user:password@`. */
+  readonly authorization?: string;
+}
+
+/**
+ * Take credentials out of a `--forward` URL (`http://user:pw@host`): they travel as an `Authorization: Basic`
+ * header, as a browser would send them, and the URL shown anywhere (stdout, stderr, the page, /metrics) no
+ * longer holds them. Throws TypeError when it is not a URL.
+ */
+export function splitForwardTarget(raw: string): ForwardTarget {
+  const url = new URL(raw);
+  if (url.username === '' && url.password === '') return { target: url.toString() };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return {
+    target: url.toString(),
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+  };
+}
+
+/**
+ * A forwarder to `target` (an http(s) URL without credentials; its own path, if any, is the prefix of every
+ * forwarded path, and its query is kept as the query of each).
+ */
 export function createForwarder(target: string, options: ForwarderOptions = {}): Forwarder {
-  const base = target.replace(/\/+$/, '');
+  const parsed = new URL(target);
+  const query = parsed.search;
+  parsed.search = '';
+  parsed.hash = '';
+  const prefix = parsed.toString().replace(/\/+$/, '');
+  const base = prefix + query;
+  const urlFor = (path: string): string => `${prefix}${path}${query}`;
   const maxQueued = options.maxQueued ?? MAX_QUEUED_FORWARDS;
   const maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_FORWARD_BYTES;
   const concurrency = options.concurrency ?? FORWARD_CONCURRENCY;
@@ -95,7 +130,7 @@ export function createForwarder(target: string, options: ForwarderOptions = {}):
       controller.abort();
     }, timeoutMs);
     try {
-      const response = await fetch(`${base}${job.path}`, {
+      const response = await fetch(urlFor(job.path), {
         method: 'POST',
         headers: { ...job.headers, ...options.headers },
         body: job.body,
@@ -106,7 +141,7 @@ export function createForwarder(target: string, options: ForwarderOptions = {}):
       if (response.status >= 200 && response.status < 300) counts.ok++;
       else {
         counts.failed++;
-        log(`--forward ${base}${job.path}: the target answered ${response.status}`);
+        log(`--forward ${urlFor(job.path)}: the target answered ${response.status}`);
       }
     } catch (error) {
       counts.failed++;
@@ -115,7 +150,7 @@ export function createForwarder(target: string, options: ForwarderOptions = {}):
         : stopped
           ? 'cut off when serve stopped'
           : `unreachable: ${reasonOf(error)}`;
-      log(`--forward ${base}${job.path}: ${why}`);
+      log(`--forward ${urlFor(job.path)}: ${why}`);
     } finally {
       clearTimeout(timer);
       controllers.delete(controller);
@@ -141,7 +176,7 @@ export function createForwarder(target: string, options: ForwarderOptions = {}):
       if (stopped || queue.length >= maxQueued || queuedBytes + body.length > maxQueuedBytes) {
         counts.dropped++;
         log(
-          `--forward ${base}${path}: a request was dropped (${stopped ? 'serve is stopping' : `the queue holds ${queue.length} requests, ${queuedBytes} bytes: the target is slower than what arrives`})`,
+          `--forward ${urlFor(path)}: a request was dropped (${stopped ? 'serve is stopping' : `the queue holds ${queue.length} requests, ${queuedBytes} bytes: the target is slower than what arrives`})`,
         );
         changed();
         return false;

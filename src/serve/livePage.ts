@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
+import type { RequestGuard } from './requestGuard.js';
 import { explainPageDocument, explainPageJson, serveToDocument, serveToJson } from './serveReport.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
@@ -38,6 +39,8 @@ export const MAX_EVENT_STREAMS = 64;
 export interface LivePageOptions {
   readonly runtime: ServeRuntime;
   readonly token?: string;
+  /** Who may ask at all (requestGuard): checked before anything else. */
+  readonly guard?: RequestGuard;
   /** The JSON documents' schema version (the CLI's). */
   readonly schemaVersion: number;
 }
@@ -162,7 +165,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     if (auth === 'set-cookie') {
       url.searchParams.delete('token');
       res.writeHead(303, {
-        location: url.pathname + (url.search === '?' ? '' : url.search),
+        location: samePagePath(url),
         'set-cookie': `${COOKIE}=${encodeURIComponent(options.token!)}; HttpOnly; SameSite=Strict; Path=/`,
       });
       res.end();
@@ -234,6 +237,11 @@ export function createLivePage(options: LivePageOptions): LivePage {
         req.resume();
         return send(req, res, 400, TEXT, 'the request target is not a URL path\n');
       }
+      const refusal = options.guard?.check(req, req.method !== 'GET' && req.method !== 'HEAD');
+      if (refusal !== undefined) {
+        req.resume();
+        return send(req, res, refusal.status, TEXT, `${refusal.reason}\n`, { connection: 'close' });
+      }
       try {
         route(req, res, url);
       } catch (error) {
@@ -259,6 +267,16 @@ export function createLivePage(options: LivePageOptions): LivePage {
       return streams.size;
     },
   };
+}
+
+/**
+ * Where the redirect after `?token=` goes: this page's path and query, never another site. A path such as
+ * `/.//evil.example/` is `//evil.example/` once parsed, which a browser reads as another host: the leading
+ * slashes (and backslashes, which browsers read as slashes) become one.
+ */
+export function samePagePath(url: URL): string {
+  const path = `/${url.pathname.replace(/^[/\\]+/, '')}`;
+  return path + (url.search === '?' ? '' : url.search);
 }
 
 /** A cookie's value decoded as it was set (URL-encoded); undefined when it is not valid URL encoding. */

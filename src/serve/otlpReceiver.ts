@@ -10,7 +10,8 @@
  *
  * Answers follow OTLP/HTTP: 200 with an empty response, or its partial success when spans could not be read;
  * 400 with a Status for a body that is not a request; 413 past `--max-body` (on the wire or once gunzipped);
- * 401 without the bearer token when one is set (every route, `/metrics` too). It sheds load rather than grow:
+ * 401 without the bearer token when one is set (every route, `/metrics` too); 403 first, before anything is
+ * read, to a request the guard refuses (a foreign `Host`, another web site: requestGuard). It sheds load rather than grow:
  * past `maxInFlight` requests or the shared body budget it answers 429, while `--out` is writing behind or the
  * server is closing 503, both with Retry-After, which exporters honour. Node's request and header timeouts
  * answer a slow client with 408. `--forward` never holds an answer back: the request is queued for the target
@@ -30,6 +31,7 @@ import {
 } from './otlpResponses.js';
 import type { OutFile } from './outFile.js';
 import { createBodyBudget, readRequestBody } from './readRequestBody.js';
+import type { RequestGuard } from './requestGuard.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken } from './serveToken.js';
 
@@ -54,6 +56,8 @@ export interface ReceiverOptions {
   readonly bodyBudget?: number;
   readonly out?: OutFile;
   readonly forward?: Forwarder;
+  /** Who may send at all (requestGuard): checked before anything else. */
+  readonly guard?: RequestGuard;
   /** The `/metrics` body. */
   readonly metrics: () => string;
   /** One line of what went wrong (stderr). */
@@ -73,6 +77,16 @@ const IGNORED_PATHS = new Set(['/v1/metrics', '/v1/logs']);
 const EVENTS_PATH = '/agentfootprint/events';
 const METRICS_PATH = '/metrics';
 const HEALTH_PATH = '/healthz';
+
+/**
+ * The content types an event log is taken in. None is one a web page may post without asking first (a CORS
+ * "simple" request: text/plain, a form, no type), so no page of another site can post one.
+ */
+export const EVENT_LOG_TYPES: readonly string[] = [
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/json',
+];
 
 /** Create the receiver. */
 export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
@@ -138,9 +152,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       counts.requests.invalid++;
       runtime.touch();
       const wanted =
-        path === EVENTS_PATH
-          ? 'application/x-ndjson, application/jsonl or application/json'
-          : 'application/json or application/x-protobuf';
+        path === EVENTS_PATH ? EVENT_LOG_TYPES.join(', ') : 'application/json or application/x-protobuf';
       return answer(
         res,
         415,
@@ -210,11 +222,16 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         runtime.touch();
         return;
       }
-      if (body.kind === 'bad-encoding') {
+      if (body.kind === 'bad-encoding' || body.kind === 'damaged') {
         counts.requests.invalid++;
         runtime.touch();
         log(`POST ${path}: ${body.reason}`);
-        return answer(res, 415, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, body.reason));
+        return answer(
+          res,
+          body.kind === 'damaged' ? 400 : 415,
+          encoding,
+          statusResponse(encoding, RPC_CODE.invalidArgument, body.reason),
+        );
       }
       held = body.held;
       if (IGNORED_PATHS.has(path)) {
@@ -312,6 +329,19 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
   return {
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0]!;
+      const refusal = options.guard?.check(req, req.method !== 'GET' && req.method !== 'HEAD');
+      if (refusal !== undefined) {
+        counts.requests.refused++;
+        runtime.touch();
+        req.resume();
+        return answer(
+          res,
+          refusal.status,
+          'json',
+          statusResponse('json', RPC_CODE.permissionDenied, refusal.reason),
+          { connection: 'close' },
+        );
+      }
       if (path === METRICS_PATH || path === HEALTH_PATH) return read(req, res, path);
       const known = path === TRACE_PATH || path === EVENTS_PATH || IGNORED_PATHS.has(path);
       if (!known) {
@@ -373,14 +403,7 @@ function contentTypeOf(req: IncomingMessage): string {
 }
 
 function payloadKindOf(path: string, type: string): PayloadKind | undefined {
-  if (path === EVENTS_PATH)
-    return type === 'application/x-ndjson' ||
-      type === 'application/jsonl' ||
-      type === 'application/json' ||
-      type === 'text/plain' ||
-      type === ''
-      ? 'event-log'
-      : undefined;
+  if (path === EVENTS_PATH) return EVENT_LOG_TYPES.includes(type) ? 'event-log' : undefined;
   if (type === OTLP_CONTENT_TYPES.json) return 'otlp-json';
   if (type === OTLP_CONTENT_TYPES.protobuf) return 'otlp-protobuf';
   return undefined;

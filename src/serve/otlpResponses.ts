@@ -20,6 +20,7 @@ export const OTLP_CONTENT_TYPES: Readonly<Record<OtlpEncoding, string>> = Object
 /** google.rpc.Code values used in a Status. */
 export const RPC_CODE = Object.freeze({
   invalidArgument: 3,
+  permissionDenied: 7,
   resourceExhausted: 8,
   unimplemented: 12,
   unavailable: 14,

@@ -22,7 +22,10 @@ export type BodyOutcome =
       readonly wireBytes: number;
     }
   | { readonly kind: 'too-large'; readonly limit: number; readonly stage: 'wire' | 'gzip' }
+  /** A Content-Encoding other than gzip or none (415). */
   | { readonly kind: 'bad-encoding'; readonly reason: string }
+  /** A gzip body that does not decompress: truncated, a bad CRC, not gzip at all (400). */
+  | { readonly kind: 'damaged'; readonly reason: string }
   | { readonly kind: 'aborted' }
   | { readonly kind: 'busy' };
 
@@ -105,7 +108,7 @@ export async function readRequestBody(
         resolve({ kind: 'too-large', limit, stage: 'gzip' });
       else
         resolve({
-          kind: 'bad-encoding',
+          kind: 'damaged',
           reason: `the gzip body could not be decompressed: ${error.message.slice(0, 120)}`,
         });
     });

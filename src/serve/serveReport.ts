@@ -238,7 +238,10 @@ function emptyStateDocument(state: ServeState): ReportDocument {
         ],
         [
           'or post an agentfootprint event log (JSON lines): ',
-          look(`curl --data-binary @events.jsonl ${state.endpoint}/agentfootprint/events`, 'code'),
+          look(
+            `curl --data-binary @events.jsonl -H 'content-type: application/x-ndjson' ${state.endpoint}/agentfootprint/events`,
+            'code',
+          ),
           ';',
         ],
         ['or try it: ', look('routescope demo --serve', 'code'), ' runs the demo agent against a serve.'],

@@ -12,8 +12,8 @@ export function isServeToken(given: string, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The request's `Authorization` header is `Bearer <token>`. */
+/** The request's `Authorization` header is `Bearer <token>` (the scheme's name in any case, as RFC 9110 has it). */
 export function hasBearerToken(req: IncomingMessage, token: string): boolean {
-  const header = String(req.headers.authorization ?? '');
-  return header.startsWith('Bearer ') && isServeToken(header.slice('Bearer '.length), token);
+  const match = /^bearer[ \t]+(.*)$/is.exec(String(req.headers.authorization ?? ''));
+  return match !== null && isServeToken(match[1]!.trim(), token);
 }

@@ -14,9 +14,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
-import { createForwarder, type Forwarder } from './forwardRequests.js';
+import { createForwarder, splitForwardTarget, type Forwarder } from './forwardRequests.js';
 import { createLivePage } from './livePage.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
+import { createRequestGuard } from './requestGuard.js';
 import { openOutFile, type OutFile } from './outFile.js';
 import { renderServeMetrics, type ProcessFigures } from './serveMetrics.js';
 import { createServeRuntime, type ServeRuntime } from './serveRuntime.js';
@@ -43,6 +44,8 @@ export interface ServeOptions {
   /** 0 picks a free port. @default DEFAULT_UI_PORT */
   readonly uiPort?: number;
   readonly token?: string;
+  /** Host names requests may be addressed to besides localhost, IP addresses, `host` and `uiHost`. */
+  readonly allowHosts?: readonly string[];
   readonly maxDecisions?: number;
   readonly maxBody?: number;
   readonly maxInFlight?: number;
@@ -115,19 +118,34 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     }
   }
   let forwardTarget: string | undefined;
+  let forwardHeaders = options.forwardHeaders;
   if (options.forward !== undefined) {
-    let url: URL;
+    let split: ReturnType<typeof splitForwardTarget>;
     try {
-      url = new URL(options.forward);
+      split = splitForwardTarget(options.forward);
     } catch {
-      throw new ServeStartError(`--forward ${options.forward}: not a URL (give e.g. http://127.0.0.1:14318)`);
+      // Never the text itself: it may hold a password.
+      throw new ServeStartError('--forward: not a URL (give e.g. http://127.0.0.1:14318)');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new ServeStartError(`--forward ${options.forward}: only http and https are forwarded to`);
-    forwardTarget = url.toString();
+    if (!/^https?:/.test(split.target))
+      throw new ServeStartError(`--forward ${split.target}: only http and https are forwarded to`);
+    if (split.authorization !== undefined) {
+      const given = Object.keys(forwardHeaders ?? {}).some((name) => name.toLowerCase() === 'authorization');
+      if (given)
+        throw new ServeStartError(
+          `--forward ${split.target}: the URL holds a user and password and --header gives Authorization too: keep one`,
+        );
+      forwardHeaders = { ...forwardHeaders, authorization: split.authorization };
+    }
+    forwardTarget = split.target;
   }
   const receiverServer = makeServer(options);
   const otlpPort = await listen(receiverServer, host, options.port ?? DEFAULT_OTLP_PORT, '--port', out);
+  let uiPort = -1;
+  const guard = createRequestGuard({
+    hosts: [host, uiHost, ...(options.allowHosts ?? [])],
+    ports: () => [otlpPort, uiPort],
+  });
   const endpoint = `http://${hostForUrl(host)}:${otlpPort}`;
   // The forwarder tells the runtime of each outcome, and the runtime shows the forwarder's counts.
   let touch = (): void => undefined;
@@ -135,7 +153,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     forwardTarget === undefined
       ? undefined
       : createForwarder(forwardTarget, {
-          ...(options.forwardHeaders === undefined ? {} : { headers: options.forwardHeaders }),
+          ...(forwardHeaders === undefined ? {} : { headers: forwardHeaders }),
           onChange: () => touch(),
           log: options.log,
         });
@@ -150,6 +168,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   touch = runtime.touch;
   const receiver = createOtlpReceiver({
     runtime,
+    guard,
     log: options.log,
     metrics: () => renderServeMetrics(runtime, out, forward, processFigures()),
     ...(options.token === undefined ? {} : { token: options.token }),
@@ -162,12 +181,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   receiverServer.on('request', receiver.handle);
   const page = createLivePage({
     runtime,
+    guard,
     schemaVersion: options.schemaVersion,
     ...(options.token === undefined ? {} : { token: options.token }),
   });
   const pageServer = makeServer(options);
   pageServer.on('request', page.handle);
-  let uiPort: number;
   try {
     uiPort = await listen(pageServer, uiHost, options.uiPort ?? DEFAULT_UI_PORT, '--ui-port', out);
   } catch (error) {
@@ -227,9 +246,12 @@ function makeServer(options: ServeOptions): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT';
-    socket.end(
-      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-    );
+    const status = timedOut
+      ? '408 Request Timeout'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   return server;
 }

@@ -20,10 +20,14 @@ export function findChromium(): string | undefined {
   return undefined;
 }
 
-/** A headless, offline Chromium context with its profile in `profileDir`; throws when chromium is missing. */
+/**
+ * A headless, offline Chromium context with its profile in `profileDir`; throws when chromium is missing.
+ * `extraArgs` go after the offline flags (a test's `--host-resolver-rules`, say).
+ */
 export async function launchChromium(
   profileDir: string,
   viewport?: { width: number; height: number },
+  extraArgs: readonly string[] = [],
 ): Promise<BrowserContext> {
   const executablePath = findChromium();
   if (executablePath === undefined || !existsSync(executablePath)) {
@@ -43,6 +47,7 @@ export async function launchChromium(
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
     ...(viewport === undefined ? {} : { viewport }),
   });

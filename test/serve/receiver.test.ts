@@ -64,7 +64,7 @@ function sendUnfinishedRequest(endpoint: string, contentLength: number): Promise
   return new Promise<string>((resolve) => {
     const socket = connect(Number(url.port), url.hostname, () => {
       socket.write(
-        `POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n{`,
+        `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n{`,
       );
     });
     let got = '';

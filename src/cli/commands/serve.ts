@@ -110,6 +110,13 @@ export const serveCommand: CliCommand & {
         describe:
           'pass every request on, unchanged, to this OTLP/HTTP endpoint (a Collector), from a bounded queue',
       })
+      .option('allow-host', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe:
+          'a host name requests may be addressed to besides localhost, IP addresses and --host/--ui-host (others: 403, against DNS rebinding); repeatable',
+      })
       .option('header', {
         type: 'string',
         array: true,
@@ -155,8 +162,15 @@ export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptio
   const policy = readPolicy(args);
   const out = args.out === undefined ? undefined : String(args.out);
   if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');
+  const allowHosts = ((args.allowHost as unknown[] | undefined) ?? []).map(String);
+  for (const name of allowHosts)
+    if (!/^[A-Za-z0-9.-]+$/.test(name))
+      throw new UsageError(
+        `--allow-host ${escapeControlChars(name)}: give a host name (letters, digits, dots, dashes)`,
+      );
   return {
     host: String(args.host ?? DEFAULT_HOST),
+    ...(allowHosts.length === 0 ? {} : { allowHosts }),
     port,
     uiPort,
     ...(args.uiHost === undefined ? {} : { uiHost: String(args.uiHost) }),
@@ -232,7 +246,7 @@ function describeStart(running: RunningServe, options: ServeOptions): string {
     `  metrics     ${running.metricsUrl}`,
     `  window      the newest ${formatCount(window)} decisions (--max-decisions); /metrics counts all`,
     ...(options.out === undefined ? [] : [`  writing     ${escapeControlChars(options.out)} (appended)`]),
-    ...(options.forward === undefined ? [] : [`  forwarding  ${escapeControlChars(options.forward)}`]),
+    ...(running.forward === undefined ? [] : [`  forwarding  ${escapeControlChars(running.forward.target)}`]),
     ...(options.token === undefined ? [] : ['  token       required (Authorization: Bearer …)']),
     'Ctrl-C stops it.',
   ];
