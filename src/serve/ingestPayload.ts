@@ -1,5 +1,5 @@
 /**
- * ingestPayload — one received body, already decompressed, through the CLI's own readers into records.
+ * ingestPayload — one received body, already decompressed, through the CLI's own readers, staged until it is kept.
  *
  * `serve` reads nothing its own way. An OTLP/JSON request is read as a line of a file is: through the fast path
  * (fastPath/readWithoutParsing, which parses only the routing spans of a request in the exporters' plain
@@ -8,36 +8,51 @@
  * builder the server keeps, so a span an exporter retried counts once, exactly as a span written twice into
  * files does. What the body held is told back for the OTLP response: spans accepted, and spans rejected (a
  * routing span that could not be decoded) with the first reason, which is the partial success of the OTLP/HTTP
- * protocol. A body that is not what its route reads is an `invalid` outcome with the reason; nothing is
- * half-counted then. No I/O.
+ * protocol. A body that is not what its route reads is an `invalid` outcome with the reason.
+ *
+ * Reading changes nothing: the readers write into a staging builder (each span classified, classifySpan being
+ * pure) and statistics of the body's own, and only `commit` applies the body to the duplicate filter and the
+ * running statistics, in input order, as one reading. So a body the receiver refuses after reading it (its
+ * `--out` line could not be written, serve is stopping) leaves no trace anywhere, and an exporter's corrected
+ * resend is read as new. No I/O.
  */
 import { InputError } from '../trace/inputError.js';
-import type { TraceRecordBuilder } from '../trace/buildTraceRecords.js';
+import { classifySpan, type SpanOutcome, type TraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { decodeOtlpProtoRequest, ProtoWireError } from '../trace/formats/decodeOtlpProto.js';
 import type { FileContext } from '../trace/formats/fileContext.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
 import { readWithoutParsing } from '../trace/formats/fastPath/readWithoutParsing.js';
 import { readOneInput } from '../trace/formats/readOneInput.js';
-import { countProblems } from '../trace/readStats.js';
+import { addReadCounts, countProblems, createReadStats } from '../trace/readStats.js';
 import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
 
 /** What a body is, by its route and content type. */
 export type PayloadKind = 'otlp-json' | 'otlp-protobuf' | 'event-log';
 
-/** What one body gave. */
+/** What one body gave, once kept. */
+export interface CommittedReading {
+  readonly records: readonly TraceRecord[];
+  /** Spans (or events) the body held. */
+  readonly items: number;
+  /** Of those, the ones that could not be read (bad routing spans, bad lines). */
+  readonly rejected: number;
+  /** The first rejection's reason. */
+  readonly message?: string;
+}
+
+/** A body read and not yet kept: nothing outside it has changed. */
+export interface StagedReading {
+  /** Spans (or events) the body held. */
+  readonly items: number;
+  /** Keep it: the duplicate filter and the running statistics take the body, and its records come out. Once. */
+  commit(): CommittedReading;
+}
+
+/** What reading one body gave. */
 export type IngestOutcome =
-  | {
-      readonly kind: 'accepted';
-      readonly records: readonly TraceRecord[];
-      /** Spans (or events) the body held. */
-      readonly items: number;
-      /** Of those, the ones that could not be read (bad routing spans, bad lines). */
-      readonly rejected: number;
-      /** The first rejection's reason. */
-      readonly message?: string;
-    }
+  | { readonly kind: 'staged'; readonly reading: StagedReading }
   | { readonly kind: 'invalid'; readonly reason: string };
 
 /** Where a body's records come from, and what they count into. */
@@ -54,23 +69,21 @@ export async function ingestPayload(
   label: string,
   ctx: IngestContext,
 ): Promise<IngestOutcome> {
-  const { stats } = ctx;
-  const spansBefore = stats.spans;
-  const eventsBefore = stats.events;
-  const keptBefore = stats.problems.length;
-  const problemsBefore = countProblems(stats);
+  const staging = createStagingBuilder();
+  const local: IngestContext = { builder: staging, stats: createReadStats(), events: ctx.events };
+  // The readers push no record themselves: every record comes from a span or event outcome, staged.
   const out: TraceRecord[] = [];
   const source = { file: label, line: 0 };
   try {
     switch (kind) {
       case 'otlp-protobuf':
-        decodeOtlpProtoRequest(body, source, ctx.builder, out);
+        decodeOtlpProtoRequest(body, source, local.builder, out);
         break;
       case 'otlp-json': {
         // A file's line goes the same way: the fast path parses only the routing spans of a request in the
         // exporters' plain shape; anything else (or any doubt) is parsed whole.
         let shape: string | undefined;
-        const file = fileContext(label, ctx);
+        const file = fileContext(label, local);
         // The reader hands over the context to read into (its own, while it holds a request's outcomes back).
         const scanned = readWithoutParsing(file, body, 0, out, (reading, value, __, into) => {
           shape = readJsonTraceValue(value, source, reading.builder, into);
@@ -82,13 +95,13 @@ export async function ingestPayload(
           } catch (error) {
             return { kind: 'invalid', reason: `the body is not JSON: ${(error as Error).message}` };
           }
-          shape = readJsonTraceValue(value, source, ctx.builder, out);
+          shape = readJsonTraceValue(value, source, local.builder, out);
         }
         if (shape !== undefined) return { kind: 'invalid', reason: shape };
         break;
       }
       case 'event-log': {
-        const file = fileContext(label, ctx);
+        const file = fileContext(label, local);
         for await (const record of readOneInput(file, oneChunk(body), body.length)) out.push(record);
         break;
       }
@@ -99,6 +112,64 @@ export async function ingestPayload(
     if (error instanceof InputError) return { kind: 'invalid', reason: error.message };
     throw error;
   }
+  if (out.length > 0) throw new Error('a reader pushed records past the staging builder');
+  const scratch = local.stats;
+  let committed = false;
+  return {
+    kind: 'staged',
+    reading: {
+      items: staging.spans + scratch.events,
+      commit() {
+        if (committed) throw new Error('a staged reading was committed twice');
+        committed = true;
+        return commitReading(staging.ops, scratch, ctx);
+      },
+    },
+  };
+}
+
+/** What the readers did with one body, in order: span outcomes, and counts of plain spans. */
+type StagedOp = SpanOutcome | number;
+
+/** A record builder that only writes down what it is given (see the module comment). */
+function createStagingBuilder(): TraceRecordBuilder & { readonly ops: StagedOp[]; readonly spans: number } {
+  const ops: StagedOp[] = [];
+  let spans = 0;
+  return {
+    ops,
+    get spans() {
+      return spans;
+    },
+    countPlainSpans(count) {
+      spans += count;
+      ops.push(count);
+    },
+    addSpan(span, resource, source) {
+      spans++;
+      ops.push(classifySpan(span, resource, source));
+    },
+    applySpanOutcome(outcome) {
+      if (outcome.kind !== 'event') spans++;
+      ops.push(outcome);
+    },
+  };
+}
+
+/** Apply one staged body to the running builder and statistics, as reading it there would have. */
+function commitReading(ops: readonly StagedOp[], scratch: ReadStats, ctx: IngestContext): CommittedReading {
+  const { stats, builder } = ctx;
+  const apply = builder.applySpanOutcome;
+  if (apply === undefined) throw new Error("serve's record builder must take span outcomes");
+  const spansBefore = stats.spans;
+  const eventsBefore = stats.events;
+  const keptBefore = stats.problems.length;
+  const problemsBefore = countProblems(stats);
+  addReadCounts(stats, scratch);
+  const records: TraceRecord[] = [];
+  for (const op of ops) {
+    if (typeof op === 'number') builder.countPlainSpans(op);
+    else apply(op, records);
+  }
   const problems = countProblems(stats) - problemsBefore;
   const reason =
     problems === 0
@@ -106,8 +177,7 @@ export async function ingestPayload(
       : (stats.problems[keptBefore]?.reason ??
         `${problems} could not be read (each is a line on serve's stderr)`);
   return {
-    kind: 'accepted',
-    records: out,
+    records,
     items: stats.spans - spansBefore + (stats.events - eventsBefore),
     rejected: problems,
     ...(reason === undefined ? {} : { message: reason }),

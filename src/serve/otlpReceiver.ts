@@ -22,6 +22,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import type { Forwarder } from './forwardRequests.js';
 import { ingestPayload, type PayloadKind } from './ingestPayload.js';
+import { outLineOf } from './outLine.js';
 import {
   exportResponse,
   OTLP_CONTENT_TYPES,
@@ -43,6 +44,9 @@ export const DEFAULT_MAX_IN_FLIGHT = 32;
 
 /** Bytes all requests in flight may hold together before further ones get 429. */
 export const DEFAULT_BODY_BUDGET = 64 * 1024 * 1024;
+
+/** What a request that arrives (or is still waiting) while serve stops is told. */
+const STOPPING = 'routescope serve is shutting down';
 
 /** The Retry-After (seconds) of a 429 or 503. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -67,8 +71,11 @@ export interface ReceiverOptions {
 /** The request handler, and what `close` needs. */
 export interface OtlpReceiver {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** From now on answer 503 (the server is closing), and wait for the requests in flight. */
-  drain(): Promise<void>;
+  /**
+   * From now on answer 503 (the server is closing), and wait for the requests in flight, at most `deadlineMs`;
+   * those still waiting then are answered 503 (not kept).
+   */
+  drain(deadlineMs?: number): Promise<void>;
   readonly inFlight: number;
 }
 
@@ -96,6 +103,8 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const budget = createBodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   let inFlight = 0;
+  // The responses of the requests in flight, for a stop whose deadline passes before they are answered.
+  const open = new Map<ServerResponse, OtlpEncoding>();
   let closing = false;
   let idle: (() => void) | undefined;
   let requestNumber = 0;
@@ -164,22 +173,17 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         ),
       );
     }
-    if (closing)
+    if (closing) return refuse(res, 503, encoding, RPC_CODE.unavailable, STOPPING, retryLater);
+    const admission = options.out?.admit() ?? 'ok';
+    if (admission !== 'ok')
       return refuse(
         res,
         503,
         encoding,
         RPC_CODE.unavailable,
-        'routescope serve is shutting down',
-        retryLater,
-      );
-    if (options.out?.backedUp === true)
-      return refuse(
-        res,
-        503,
-        encoding,
-        RPC_CODE.unavailable,
-        '--out is writing behind (the disk is slower than what arrives): retry shortly',
+        admission === 'busy'
+          ? '--out is writing behind (the disk is slower than what arrives): retry shortly'
+          : `--out cannot be written (${options.out!.failing ?? 'a write failed'}): retry shortly`,
         retryLater,
       );
     if (inFlight >= maxInFlight)
@@ -192,6 +196,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         retryLater,
       );
     inFlight++;
+    open.set(res, encoding);
     let held = 0;
     try {
       const body = await readRequestBody(req, maxBody, budget);
@@ -237,49 +242,65 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       if (IGNORED_PATHS.has(path)) {
         counts.requests.ignored++;
         runtime.touch();
-        return finish(req, res, path, encoding, body.body, body.wire, 0, undefined, undefined);
+        return finish(req, res, path, encoding, body.wire, 0, undefined);
       }
       const label = `POST ${path} #${++requestNumber}`;
-      const outcome = await ingestPayload(kind, body.body, label, runtime.ingest);
-      if (outcome.kind === 'invalid') {
+      const invalid = (reason: string, status = 400): void => {
         counts.requests.invalid++;
         runtime.touch();
-        log(`${label}: ${outcome.reason}`);
-        return answer(res, 400, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, outcome.reason));
+        log(`${label}: ${reason}`);
+        answer(res, status, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, reason));
+      };
+      // One reading decides everything: nothing is counted or kept until the body is, whole.
+      const outcome = await ingestPayload(kind, body.body, label, runtime.ingest);
+      if (outcome.kind === 'invalid') return invalid(outcome.reason);
+      const { reading } = outcome;
+      if (options.out !== undefined) {
+        const line = await outLineOf(kind, body.body, maxBody);
+        if (line.kind === 'too-large') return invalid(line.reason, 413);
+        if (line.kind === 'invalid') return invalid(line.reason);
+        if (closing) return refuse(res, 503, encoding, RPC_CODE.unavailable, STOPPING, retryLater);
+        try {
+          await options.out.write(line.bytes, reading.items);
+        } catch (error) {
+          return refuse(
+            res,
+            503,
+            encoding,
+            RPC_CODE.unavailable,
+            `${(error as Error).message}: retry shortly`,
+            retryLater,
+          );
+        }
       }
+      // Answered already: the stop's deadline passed while the line waited for the disk (503, not kept).
+      if (res.headersSent) return;
+      const kept = reading.commit();
       counts.requests.accepted++;
       counts.wireBytes += body.wireBytes;
-      counts.items += outcome.items;
-      counts.rejectedItems += outcome.rejected;
-      runtime.take(outcome.records);
-      if (outcome.rejected > 0) log(`${label}: ${outcome.rejected} not read: ${outcome.message ?? ''}`);
-      return finish(req, res, path, encoding, body.body, body.wire, outcome.rejected, outcome.message, kind);
+      counts.items += kept.items;
+      counts.rejectedItems += kept.rejected;
+      runtime.take(kept.records);
+      if (kept.rejected > 0) log(`${label}: ${kept.rejected} not read: ${kept.message ?? ''}`);
+      return finish(req, res, path, encoding, body.wire, kept.rejected, kept.message);
     } finally {
       budget.give(held);
       inFlight--;
+      open.delete(res);
       if (inFlight === 0) idle?.();
     }
   }
 
-  /** Write `--out`, queue for `--forward`, answer. */
+  /** Queue for `--forward`, answer 200. */
   function finish(
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
     encoding: OtlpEncoding,
-    body: Buffer,
     wire: Buffer,
     rejected: number,
     message: string | undefined,
-    kind: PayloadKind | undefined,
   ): void {
-    if (kind !== undefined && options.out !== undefined) {
-      try {
-        options.out.append(kind, body);
-      } catch (error) {
-        log(`--out: a body could not be written: ${(error as Error).message}`);
-      }
-    }
     if (options.forward !== undefined) {
       const headers: Record<string, string> = {
         'content-type': String(req.headers['content-type'] ?? OTLP_CONTENT_TYPES[encoding]),
@@ -316,8 +337,14 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       res.end('a bearer token is required (Authorization: Bearer <--token>)\n');
       return;
     }
-    const text = path === METRICS_PATH ? options.metrics() : 'ok\n';
-    res.writeHead(200, {
+    const failing = path === HEALTH_PATH ? options.out?.failing : undefined;
+    const text =
+      path === METRICS_PATH
+        ? options.metrics()
+        : failing === undefined
+          ? 'ok\n'
+          : `--out cannot be written (${failing}): requests are answered 503 until a write succeeds again\n`;
+    res.writeHead(failing === undefined ? 200 : 503, {
       'content-type':
         path === METRICS_PATH ? 'text/plain; version=0.0.4; charset=utf-8' : 'text/plain; charset=utf-8',
       'content-length': String(Buffer.byteLength(text)),
@@ -382,12 +409,20 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         );
       });
     },
-    drain() {
+    async drain(deadlineMs = Infinity) {
       closing = true;
-      if (inFlight === 0) return Promise.resolve();
-      return new Promise((resolve) => {
+      if (inFlight === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
         idle = resolve;
+        if (Number.isFinite(deadlineMs)) timer = setTimeout(resolve, deadlineMs);
       });
+      clearTimeout(timer);
+      // Still in flight at the deadline (a line waiting for a disk that does not take it): refused, not kept.
+      for (const [res, encoding] of open) {
+        counts.requests.refused++;
+        answer(res, 503, encoding, statusResponse(encoding, RPC_CODE.unavailable, STOPPING), retryLater);
+      }
     },
     get inFlight() {
       return inFlight;

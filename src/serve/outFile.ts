@@ -1,77 +1,305 @@
 /**
- * outFile — `serve --out FILE`: every accepted body appended as it arrived, for every other command to read.
+ * outFile — `serve --out FILE`: every request kept, appended as a line for every other command to read.
  *
- * An OTLP/JSON body becomes one line (re-serialized, so a pretty-printed body still is one line), a protobuf
- * body is converted to the same OTLP/JSON first (trace/formats/otlpProtoToJson), and an event log is written as
- * its own lines. The file is opened for appending, so a restarted `serve` adds to it. Writes are buffered by
- * the stream; when more than `highWater` bytes wait for the disk, `backedUp` says so and the receiver answers
- * 503 until it drains (an exporter retries), so a slow disk never grows memory without bound. A write error
- * is kept (`error`) and shown, never thrown into a request. `close` flushes.
+ * The receiver answers a request 2xx only once its line is in the file (handed to the operating system whole),
+ * so an acknowledged span is never missing from it. Lines are written one at a time, in the order they came,
+ * from a queue; while more than `highWater` bytes wait, `admit` says `busy` and the receiver answers 503. A
+ * failed write (a full disk, an I/O error) fails that request and every one queued behind it (503: the exporter
+ * retries), says so once through `log`, and puts the file in `failing`: new requests get 503 too, but for one
+ * every `retryMs`, which tries the disk again and, when its line is written, ends the failure (also said). The
+ * bytes a failed write may have left are cut away first (the file is truncated to the size of the lines
+ * written whole), so the file stays whole lines. A FIFO is written without blocking, through the event loop
+ * (a blocking write to a pipe no one drains would hold a thread, and the process's exit, for ever): `open`
+ * refuses one no process reads, and `close` gives up after a deadline, saying what it could not write.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { otlpProtoToJson } from '../trace/formats/otlpProtoToJson.js';
-import type { PayloadKind } from './ingestPayload.js';
+import { closeSync, constants, openSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 
 /** Bytes waiting for the disk beyond which the receiver pauses. */
 export const OUT_HIGH_WATER = 32 * 1024 * 1024;
 
+/** While writes fail, one request this often may try again. */
+export const OUT_RETRY_MS = 1000;
+
+/** Whether a request may try to write now. */
+export type OutAdmission = 'ok' | 'busy' | 'failing';
+
+/** A write that did not reach the file: the request it was for is refused, not kept. */
+export class OutWriteError extends Error {
+  override readonly name = 'OutWriteError';
+}
+
+/** What is waiting for the disk (for the summary of a stop that could not flush). */
+export interface OutBacklog {
+  requests: number;
+  items: number;
+  bytes: number;
+}
+
 /** The appender. */
 export interface OutFile {
   readonly path: string;
-  /** Append one accepted body. */
-  append(kind: PayloadKind, body: Buffer): void;
+  /** Whether a request may try to write now (read before its body). */
+  admit(): OutAdmission;
+  /** Write one request's line (`items` spans or events); resolves once it is all written, else OutWriteError. */
+  write(line: Buffer, items: number): Promise<void>;
   /** More than the high-water mark waits to be written. */
   readonly backedUp: boolean;
-  /** Bodies appended, and bytes written. */
-  readonly written: { bodies: number; bytes: number };
-  /** The first write error, when one happened. */
-  readonly error: string | undefined;
-  /** Flush and close. */
-  close(): Promise<void>;
+  /** Requests and bytes written whole. */
+  readonly written: { requests: number; bytes: number };
+  /** The error writes fail with now; undefined while they succeed. */
+  readonly failing: string | undefined;
+  /** Writes that failed since start. */
+  readonly errors: number;
+  /** What waits for the disk now. */
+  readonly backlog: Readonly<OutBacklog>;
+  /** Write what waits, at most `deadlineMs`, and close; resolves with what could not be written. */
+  close(deadlineMs?: number): Promise<Readonly<OutBacklog>>;
 }
 
-/** Open `path` for appending. Resolves once the file is open; rejects with the reason it could not be. */
-export async function openOutFile(path: string, highWater: number = OUT_HIGH_WATER): Promise<OutFile> {
-  const stream: WriteStream = createWriteStream(path, { flags: 'a' });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  let error: string | undefined;
-  stream.on('error', (e) => {
-    error ??= e.message;
-  });
-  const written = { bodies: 0, bytes: 0 };
-  const write = (text: string): void => {
-    if (error !== undefined) return;
-    written.bytes += Buffer.byteLength(text);
-    stream.write(text);
+/** How the appender runs. */
+export interface OutFileOptions {
+  /** @default OUT_HIGH_WATER */
+  readonly highWater?: number;
+  /** @default OUT_RETRY_MS */
+  readonly retryMs?: number;
+  /** One line when writes start or stop failing. */
+  readonly log?: (line: string) => void;
+  readonly now?: () => number;
+}
+
+interface Job {
+  readonly line: Buffer;
+  readonly items: number;
+  resolve(): void;
+  reject(error: OutWriteError): void;
+}
+
+/** Open `path` for appending. Rejects with the reason when it cannot be opened, or not without blocking. */
+export async function openOutFile(path: string, options: OutFileOptions = {}): Promise<OutFile> {
+  const highWater = options.highWater ?? OUT_HIGH_WATER;
+  const retryMs = options.retryMs ?? OUT_RETRY_MS;
+  const log = options.log ?? (() => undefined);
+  const now = options.now ?? Date.now;
+  const info = await stat(path).catch(() => undefined);
+  const sink =
+    info?.isFIFO() === true
+      ? openPipeSink(path)
+      : await openFileSink(path, info === undefined || info.isFile());
+  const queue: Job[] = [];
+  const backlog: OutBacklog = { requests: 0, items: 0, bytes: 0 };
+  const written = { requests: 0, bytes: 0 };
+  let failing: string | undefined;
+  let failedAt = 0;
+  let failedSince = 0;
+  let refusedWhileFailing = 0;
+  let errors = 0;
+  let writing = false;
+  let closed = false;
+  let idle: (() => void) | undefined;
+
+  const done = (job: Job): void => {
+    backlog.requests--;
+    backlog.items -= job.items;
+    backlog.bytes -= job.line.length;
   };
+  const fail = (error: unknown): void => {
+    errors++;
+    const message = (error as Error).message;
+    if (failing === undefined && !closed) {
+      failedSince = now();
+      log(
+        `--out ${path}: a write failed (${message}); requests are answered 503 until a write succeeds again (tried every ${retryMs / 1000} s)`,
+      );
+    }
+    failing = message;
+    failedAt = now();
+    const refused = new OutWriteError(`--out could not be written: ${message}`);
+    for (const job of queue.splice(0)) {
+      done(job);
+      job.reject(refused);
+    }
+  };
+  const writeAll = async (line: Buffer): Promise<void> => {
+    if (failing !== undefined) await sink.repair();
+    await sink.write(line);
+  };
+  const pump = async (): Promise<void> => {
+    if (writing) return;
+    writing = true;
+    while (queue.length > 0) {
+      const job = queue.shift()!;
+      try {
+        await writeAll(job.line);
+      } catch (error) {
+        done(job);
+        job.reject(new OutWriteError(`--out could not be written: ${(error as Error).message}`));
+        fail(error);
+        continue;
+      }
+      if (failing !== undefined) {
+        log(
+          `--out ${path}: writing again after ${Math.round((now() - failedSince) / 1000)} s; ${refusedWhileFailing} requests were answered 503 meanwhile`,
+        );
+        failing = undefined;
+        refusedWhileFailing = 0;
+      }
+      written.requests++;
+      written.bytes += job.line.length;
+      done(job);
+      job.resolve();
+    }
+    writing = false;
+    idle?.();
+  };
+
   return {
     path,
-    append(kind, body) {
-      written.bodies++;
-      if (kind === 'event-log') {
-        const text = body.toString('utf8');
-        write(text.endsWith('\n') || text.length === 0 ? text : `${text}\n`);
-      } else {
-        const value: unknown =
-          kind === 'otlp-protobuf' ? otlpProtoToJson(body) : JSON.parse(body.toString('utf8'));
-        write(`${JSON.stringify(value)}\n`);
+    admit() {
+      if (closed) return 'failing';
+      if (failing !== undefined) {
+        if (!writing && now() - failedAt >= retryMs) {
+          failedAt = now();
+          return 'ok';
+        }
+        refusedWhileFailing++;
+        return 'failing';
       }
+      return backlog.bytes > highWater ? 'busy' : 'ok';
+    },
+    write(line, items) {
+      if (closed) return Promise.reject(new OutWriteError('--out is closed: serve is stopping'));
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ line, items, resolve, reject });
+        backlog.requests++;
+        backlog.items += items;
+        backlog.bytes += line.length;
+        void pump();
+      });
     },
     get backedUp() {
-      return stream.writableLength > highWater;
+      return backlog.bytes > highWater;
     },
     written,
-    get error() {
-      return error;
+    get failing() {
+      return failing;
+    },
+    get errors() {
+      return errors;
+    },
+    backlog,
+    async close(deadlineMs = Infinity) {
+      closed = true;
+      if (writing || queue.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          if (Number.isFinite(deadlineMs)) timer = setTimeout(resolve, deadlineMs);
+        });
+        clearTimeout(timer);
+      }
+      const left = { ...backlog };
+      if (writing) {
+        // A write that did not return in time (a FIFO no one reads): given up, its request refused.
+        const refused = new OutWriteError('--out did not take the line before serve stopped');
+        for (const job of queue.splice(0)) {
+          done(job);
+          job.reject(refused);
+        }
+        sink.abandon();
+        return left;
+      }
+      await sink.close();
+      return left;
+    },
+  };
+}
+
+/** Where the lines go: a file (or device) written through the thread pool, or a FIFO through the event loop. */
+interface Sink {
+  /** Write all of `line`; rejects with the error a write failed with. */
+  write(line: Buffer): Promise<void>;
+  /** Cut away what a failed write may have left (a regular file: back to the lines written whole). */
+  repair(): Promise<void>;
+  close(): Promise<void>;
+  /** Give up a write that does not return: its callback, if it comes, is a failure. */
+  abandon(): void;
+}
+
+async function openFileSink(path: string, regular: boolean): Promise<Sink> {
+  const handle = await open(path, 'a');
+  // The size of the lines written whole: a failed write is cut back to it.
+  let goodSize = regular ? (await handle.stat()).size : 0;
+  return {
+    async write(line) {
+      let offset = 0;
+      while (offset < line.length) {
+        const { bytesWritten } = await handle.write(line, offset, line.length - offset);
+        offset += bytesWritten;
+      }
+      goodSize += line.length;
+    },
+    async repair() {
+      if (regular) await handle.truncate(goodSize);
+    },
+    async close() {
+      await handle.close().catch(() => undefined);
+    },
+    abandon() {
+      void handle.close().catch(() => undefined);
+    },
+  };
+}
+
+function openPipeSink(path: string): Sink {
+  let fd: number;
+  try {
+    // Opening a FIFO for writing waits for a reader, for ever; without blocking it fails at once (ENXIO).
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new Error('it is a FIFO that no process reads: start the reader first', { cause: error });
+    throw error;
+  }
+  let socket: Socket;
+  try {
+    socket = new Socket({ fd, readable: false, writable: true });
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  let failure: Error | undefined;
+  let abandoned = false;
+  socket.on('error', (error) => {
+    failure ??= error;
+  });
+  return {
+    write(line) {
+      return new Promise<void>((resolve, reject) => {
+        if (failure !== undefined) return reject(failure);
+        socket.write(line, (error) => {
+          if (error !== undefined && error !== null) reject(error);
+          else if (abandoned) reject(new Error('given up at the stop'));
+          else if (failure !== undefined) reject(failure);
+          else resolve();
+        });
+      });
+    },
+    async repair() {
+      // A pipe keeps no partial line of ours: a failed write leaves the reader at EPIPE.
+      if (failure !== undefined) throw failure;
     },
     close() {
       return new Promise<void>((resolve) => {
-        if (stream.closed || stream.destroyed) return resolve();
-        stream.end(() => resolve());
+        if (socket.destroyed) return resolve();
+        socket.end(() => resolve());
+        socket.once('close', () => resolve());
       });
+    },
+    abandon() {
+      abandoned = true;
+      socket.destroy();
     },
   };
 }

@@ -24,6 +24,13 @@ export interface ReceiverCounts {
   decisionsReceived: number;
 }
 
+/** What `--out` has done (the appender's own figures, live). */
+export interface OutStatus {
+  readonly written: { readonly requests: number; readonly bytes: number };
+  /** The error writes fail with now; undefined while they succeed. */
+  readonly failing: string | undefined;
+}
+
 /** Everything a view of the running serve is drawn from. */
 export interface ServeState {
   readonly window: DecisionWindow;
@@ -34,6 +41,8 @@ export interface ServeState {
   readonly policy: PolicyChoice;
   /** `--out` file, when given. */
   readonly out?: string;
+  /** What `--out` wrote, and the error its writes fail with now (live). */
+  readonly outStatus?: OutStatus;
   /** `--forward` URL, when given. */
   readonly forward?: string;
   /** What became of the requests handed to `--forward` (the forwarder's own counts, live). */

@@ -86,12 +86,25 @@ export function renderServeMetrics(
     ]);
   }
   if (out !== undefined) {
-    family('routescope_serve_out_bytes_total', 'counter', 'Bytes appended to --out.', [
+    family('routescope_serve_out_bytes_total', 'counter', 'Bytes written whole to --out.', [
       ['', out.written.bytes],
     ]);
-    family('routescope_serve_out_errors', 'gauge', '1 when a write to --out failed (see stderr), else 0.', [
-      ['', out.error === undefined ? 0 : 1],
+    family(
+      'routescope_serve_out_errors',
+      'gauge',
+      '1 while writes to --out fail (requests are answered 503; see stderr), else 0.',
+      [['', out.failing === undefined ? 0 : 1]],
+    );
+    family('routescope_serve_out_write_errors_total', 'counter', 'Writes to --out that failed.', [
+      ['', out.errors],
     ]);
+    family(
+      'routescope_serve_out_waiting_requests',
+      'gauge',
+      'Requests whose --out line waits for the disk (they are answered once it is written).',
+      [['', out.backlog.requests]],
+    );
+    family('routescope_serve_out_waiting_bytes', 'gauge', 'Bytes of those lines.', [['', out.backlog.bytes]]);
   }
   if (proc !== undefined) {
     // The names Prometheus' own client libraries give these, so existing process dashboards read them.

@@ -14,7 +14,7 @@ import { createFloorlessAnalysis } from '../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../analyze/findNearTieHotspots.js';
 import { countRecordKind, createRecordKindCounts } from '../analyze/recordKindCounts.js';
 import { createSummaryAnalysis } from '../analyze/summarizeDecisions.js';
-import { look, tone, type Block, type ReportDocument } from '../report/document.js';
+import { look, tone, type Block, type Inline, type ReportDocument, type Span } from '../report/document.js';
 import { countOf, formatCount } from '../report/formatValues.js';
 import { analyzeToDocument, analyzeToJson, type AnalyzeView } from '../report/presentAnalyze.js';
 import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
@@ -90,6 +90,12 @@ export function serveToJson(
       },
       ...(state.forwarded === undefined ? {} : { forwarded: { ...state.forwarded } }),
       ...(state.out === undefined ? {} : { out: state.out }),
+      ...(state.outStatus === undefined
+        ? {}
+        : {
+            outWritten: { ...state.outStatus.written },
+            ...(state.outStatus.failing === undefined ? {} : { outFailing: state.outStatus.failing }),
+          }),
       ...(state.forward === undefined ? {} : { forward: state.forward }),
     },
   };
@@ -143,6 +149,22 @@ function inputOf(state: ServeState, records: InputSummary['records']): InputSumm
   };
 }
 
+/** Where `--out` goes, what it took, and, while its writes fail, that they do. */
+function outText(state: ServeState): Inline {
+  const status = state.outStatus;
+  const parts: (string | Span)[] = [look(state.out!, 'code')];
+  if (status === undefined) return parts;
+  parts.push(` · ${countOf(status.written.requests, 'request')}, ${formatCount(status.written.bytes)} bytes`);
+  if (status.failing !== undefined)
+    parts.push(
+      tone(
+        ` · writes are failing (${status.failing}): requests are answered 503 until a write succeeds again`,
+        'bad',
+      ),
+    );
+  return parts;
+}
+
 function receiverBlocks(state: ServeState): Block[] {
   const { counts, window } = state;
   const forwarded = state.forwarded ?? { ok: 0, failed: 0, dropped: 0 };
@@ -165,7 +187,7 @@ function receiverBlocks(state: ServeState): Block[] {
         ['endpoint', look(`${state.endpoint}/v1/traces`, 'code')],
         [
           'requests',
-          `${formatCount(counts.requests.accepted)} accepted · ${formatCount(counts.requests.invalid)} invalid · ${formatCount(counts.requests.refused)} refused (busy, too large, unauthorized) · ${formatCount(counts.requests.ignored)} metrics/logs ignored`,
+          `${formatCount(counts.requests.accepted)} accepted · ${formatCount(counts.requests.invalid)} invalid · ${formatCount(counts.requests.refused)} refused (busy, too large, unauthorized, another site, --out not writing, stopping) · ${formatCount(counts.requests.ignored)} metrics/logs ignored`,
         ],
         ['decisions received', formatCount(counts.decisionsReceived)],
         [
@@ -190,7 +212,7 @@ function receiverBlocks(state: ServeState): Block[] {
                 'warn',
               ),
         ],
-        ...(state.out === undefined ? [] : [['written to', look(state.out, 'code')] as const]),
+        ...(state.out === undefined ? [] : [['written to', outText(state)] as const]),
         ...(state.forward === undefined
           ? []
           : [

@@ -17,7 +17,7 @@ import { createDecisionWindow, type DecisionWindow } from './decisionWindow.js';
 import type { IngestContext } from './ingestPayload.js';
 import { createRoutingSeries, type RoutingSeries } from './routingSeries.js';
 import type { ForwardCounts } from './forwardRequests.js';
-import { createReceiverCounts, type ServeState } from './receiverCounts.js';
+import { createReceiverCounts, type OutStatus, type ServeState } from './receiverCounts.js';
 
 /**
  * Routing-span keys one generation of the duplicate filter holds here (two are kept, so at least this many of the
@@ -36,6 +36,7 @@ export interface ServeRuntimeOptions {
   readonly policy?: PolicyChoice;
   readonly events?: EventLogOptions;
   readonly out?: string;
+  readonly outStatus?: OutStatus;
   readonly forward?: string;
   readonly forwarded?: Readonly<ForwardCounts>;
 }
@@ -72,6 +73,7 @@ export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
     endpoint: options.endpoint,
     policy: options.policy ?? 'auto',
     ...(options.out === undefined ? {} : { out: options.out }),
+    ...(options.outStatus === undefined ? {} : { outStatus: options.outStatus }),
     ...(options.forward === undefined ? {} : { forward: options.forward }),
     ...(options.forwarded === undefined ? {} : { forwarded: options.forwarded }),
   };

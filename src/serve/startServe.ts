@@ -6,9 +6,10 @@
  * (127.0.0.1:4319) the live page (livePage). A non-loopback address is used only when asked for, and then only
  * with a token, which then guards both: starting without one is refused. Timeouts bound a slow client (headers
  * within `headersTimeoutMs`, the whole request within `requestTimeoutMs`: Node answers 408). `close` stops
- * taking requests (503 to any that still arrive), waits for those in flight, ends the live pages' streams,
- * sends what `--forward` still holds (at most `flushTimeoutMs`) and flushes `--out`; it resolves when all of
- * that is done.
+ * taking requests (503 to any that still arrive), waits for those in flight (at most `outFlushMs`: a request
+ * whose `--out` line the disk does not take by then is answered 503, not kept), ends the live pages' streams,
+ * sends what `--forward` still holds (at most `flushTimeoutMs`) and closes `--out`; so it resolves within
+ * about the two deadlines, with what `--out` could not write.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ import { createForwarder, splitForwardTarget, type Forwarder } from './forwardRe
 import { createLivePage } from './livePage.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
 import { createRequestGuard } from './requestGuard.js';
-import { openOutFile, type OutFile } from './outFile.js';
+import { openOutFile, type OutBacklog, type OutFile } from './outFile.js';
 import { renderServeMetrics, type ProcessFigures } from './serveMetrics.js';
 import { createServeRuntime, type ServeRuntime } from './serveRuntime.js';
 
@@ -30,6 +31,12 @@ export const DEFAULT_UI_PORT = 4319;
 
 /** How long `close` waits for `--forward` to send what it holds. */
 export const FORWARD_FLUSH_MS = 5000;
+
+/**
+ * How long `close` waits for the requests in flight (a line `--out` has not yet taken), and then for `--out` to
+ * take what waits: past it those requests are answered 503 and the stop says what was not written.
+ */
+export const OUT_FLUSH_MS = 5000;
 
 /** The default address: this machine only. */
 export const DEFAULT_HOST = '127.0.0.1';
@@ -61,6 +68,8 @@ export interface ServeOptions {
   readonly outHighWater?: number;
   /** @default FORWARD_FLUSH_MS */
   readonly flushTimeoutMs?: number;
+  /** @default OUT_FLUSH_MS */
+  readonly outFlushMs?: number;
   /** The JSON documents' schema version (the CLI's). */
   readonly schemaVersion: number;
   /** Problems, one line each. */
@@ -80,7 +89,8 @@ export interface RunningServe {
   readonly forward?: Forwarder;
   /** Requests being read now. */
   readonly inFlight: number;
-  close(): Promise<void>;
+  /** Stop (see the module comment); resolves with what `--out` could not write before its deadline. */
+  close(): Promise<Readonly<OutBacklog> | undefined>;
 }
 
 /** Why serve did not start. */
@@ -110,7 +120,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   let out: OutFile | undefined;
   if (options.out !== undefined) {
     try {
-      out = await openOutFile(options.out, options.outHighWater);
+      out = await openOutFile(options.out, {
+        ...(options.outHighWater === undefined ? {} : { highWater: options.outHighWater }),
+        log: options.log,
+      });
     } catch (error) {
       throw new ServeStartError(
         `--out ${options.out}: cannot open it for appending (${(error as Error).message})`,
@@ -163,6 +176,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.events === undefined ? {} : { events: options.events }),
     ...(options.out === undefined ? {} : { out: options.out }),
+    ...(out === undefined ? {} : { outStatus: out }),
     ...(forward === undefined ? {} : { forward: forward.target, forwarded: forward.counts }),
   });
   touch = runtime.touch;
@@ -194,7 +208,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     await closeServer(receiverServer);
     throw error;
   }
-  let closed: Promise<void> | undefined;
+  let closed: Promise<Readonly<OutBacklog> | undefined> | undefined;
   return {
     runtime,
     endpoint,
@@ -207,7 +221,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     },
     close() {
       closed ??= (async () => {
-        const drained = receiver.drain();
+        const outFlushMs = options.outFlushMs ?? OUT_FLUSH_MS;
+        const outDeadline = Date.now() + outFlushMs;
+        const drained = receiver.drain(outFlushMs);
         const stopped = Promise.all([closeServer(receiverServer), closeServer(pageServer)]);
         page.close();
         pageServer.closeAllConnections();
@@ -216,7 +232,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
         await forward?.flush(options.flushTimeoutMs ?? FORWARD_FLUSH_MS);
         receiverServer.closeAllConnections();
         await stopped;
-        await out?.close();
+        return out?.close(Math.max(0, outDeadline - Date.now()));
       })();
       return closed;
     },

@@ -42,3 +42,24 @@ export function reportProblem(stats: ReadStats, problem: ReadProblem, cap: numbe
   if (stats.problems.length < cap) stats.problems.push(problem);
   else stats.problemsDropped++;
 }
+
+/**
+ * Add what one read counted on its own (`from`: lines, files, events, the scanner's lines, problems) to `into`;
+ * the span counts are the record builder's and are not touched. serve reads each body into statistics of its
+ * own and adds them only when it keeps the body.
+ */
+export function addReadCounts(into: ReadStats, from: ReadStats): void {
+  into.files += from.files;
+  into.lines += from.lines;
+  into.events += from.events;
+  into.otherEvents += from.otherEvents;
+  for (const problem of from.problems) reportProblem(into, problem);
+  into.problemsDropped += from.problemsDropped;
+  for (const file of from.filesWithoutTraces)
+    if (into.filesWithoutTraces.length < MAX_KEPT_PROBLEMS) into.filesWithoutTraces.push(file);
+    else into.filesWithoutTracesDropped++;
+  into.filesWithoutTracesDropped += from.filesWithoutTracesDropped;
+  into.scan.simdLines += from.scan.simdLines;
+  into.scan.javascriptLines += from.scan.javascriptLines;
+  into.scan.simdUnavailable ??= from.scan.simdUnavailable;
+}

@@ -61,7 +61,7 @@ async function startTarget(
 
 async function serveForwardingTo(url: string): Promise<RunningServe & { logged: string[] }> {
   const serve = await startTestServe({ forward: url, forwardHeaders: { 'X-Scope-OrgID': 'tenant-1' } });
-  closers.push(() => serve.close());
+  closers.push(async () => void (await serve.close()));
   return serve;
 }
 

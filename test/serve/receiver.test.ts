@@ -343,7 +343,7 @@ describe('requests no exporter sends', () => {
     }
   });
 
-  it('while --out is writing behind (a reader that never reads), requests are 503 with Retry-After, and taken again once it drains', async () => {
+  it('while --out is writing behind (a reader that never reads), the waiting request is not answered, others are 503 with Retry-After, and all are taken once it drains', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-serve-fifo-'));
     const fifo = join(dir, 'out.fifo');
     execFileSync('mkfifo', [fifo]);
@@ -351,7 +351,7 @@ describe('requests no exporter sends', () => {
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       running = await startTestServe({ out: fifo, outHighWater: 1024 });
-      // One request whose line is larger than the pipe holds (64 KiB): the rest waits in the stream.
+      // One request whose line is larger than the pipe holds (64 KiB): it waits for the disk, unanswered.
       const big = JSON.stringify({
         resourceSpans: [
           {
@@ -371,9 +371,10 @@ describe('requests no exporter sends', () => {
           },
         ],
       });
-      expect(
-        (await post(`${running.endpoint}/v1/traces`, big, { 'content-type': 'application/json' })).status,
-      ).toBe(200);
+      let bigStatus = 0;
+      const bigAnswered = post(`${running.endpoint}/v1/traces`, big, {
+        'content-type': 'application/json',
+      }).then((r) => (bigStatus = r.status));
       await until(() => running!.out!.backedUp, '--out to back up');
       const r = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
         'content-type': 'application/json',
@@ -381,21 +382,28 @@ describe('requests no exporter sends', () => {
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('1');
       expect((JSON.parse(r.body) as { message: string }).message).toMatch(/--out is writing behind/);
-      // Drain the pipe: the receiver takes requests again.
+      // Not answered while its line is not in the file, and not counted either.
+      expect(bigStatus).toBe(0);
+      expect(running.runtime.state.counts.requests.accepted).toBe(0);
+      // Drain the pipe: the waiting request is answered 200, and the receiver takes requests again.
       const chunk = Buffer.alloc(65536);
+      let read = 0;
       await until(() => {
         try {
-          while (readSync(reader, chunk) > 0);
+          for (let n; (n = readSync(reader, chunk)) > 0;) read += n;
         } catch {
           // EAGAIN: nothing to read right now.
         }
-        return !running!.out!.backedUp;
+        return bigStatus !== 0;
       }, '--out to drain');
+      await bigAnswered;
+      expect(bigStatus).toBe(200);
+      expect(read).toBe(Buffer.byteLength(big) + 1);
       const again = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
         'content-type': 'application/json',
       });
       expect(again.status).toBe(200);
-      // Stop, reading what is still written until serve has flushed and closed the file.
+      // Stop, reading what is still written until serve has closed the file.
       let closed = false;
       const closing = running.close().then(() => (closed = true));
       await until(() => {
@@ -405,7 +413,7 @@ describe('requests no exporter sends', () => {
           // EAGAIN
         }
         return closed;
-      }, 'serve to flush --out and stop');
+      }, 'serve to close --out and stop');
       await closing;
       running = undefined;
     } finally {

@@ -4,8 +4,8 @@
  * SIGTERM finishes, flushes `--out` and the `--forward` queue within a bounded time, says what it received,
  * kept, evicted and refused, and exits 0. Ports 0; every wait polls against a deadline.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createThrottledLog } from '../../src/cli/commands/serve.js';
 import { requireBuild } from '../helpers/requireBuild.js';
 import { spawnServeCli } from '../helpers/serveCli.js';
+import { routingRequests } from './routingRequests.js';
 import { exportDecisions } from './serveHarness.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin/routescope.js', import.meta.url));
@@ -134,6 +135,53 @@ describe('routescope serve, the shipped CLI', () => {
     // serve waits FORWARD_FLUSH_MS (5 s) for the queue, then cuts the sends off: it does not wait for the target.
     expect(await exited).toBe(0);
     expect(cli.stderr()).toMatch(/forwarded\s+0 requests to .*; [1-9]\d* failed, \d+ dropped/);
+  });
+});
+
+describe('routescope serve --out on a FIFO no one drains, the shipped CLI', () => {
+  it('SIGTERM ends it within the deadlines, the waiting request is 503, and stderr says exactly what was not written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-serve-cli-fifo-'));
+    const fifo = join(dir, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A reader that never reads: the pipe fills, and the write under it never returns.
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const cli = await startCli(['serve', '--port', '0', '--ui-port', '0', '--out', fifo]);
+      const [request] = await routingRequests(1, 400);
+      const answered = fetch(`${cli.endpoint}/v1/traces`, {
+        method: 'POST',
+        body: request!.json,
+        headers: { 'content-type': 'application/json' },
+      }).then((r) => r.status);
+      // Wait until the request's line waits for the pipe (serve's own gauge says so).
+      let waiting = false;
+      const poll = setInterval(() => {
+        void fetch(cli.metrics)
+          .then((r) => r.text())
+          .then(
+            (t) => (waiting ||= /^routescope_serve_out_waiting_requests 1$/m.test(t)),
+            () => undefined,
+          );
+      }, 50);
+      try {
+        await until(() => waiting, 'the line to wait for the pipe');
+      } finally {
+        clearInterval(poll);
+      }
+      const exited = exitOf(child!);
+      const started = Date.now();
+      child!.kill('SIGTERM');
+      expect(await answered).toBe(503);
+      expect(await exited).toBe(0);
+      // OUT_FLUSH_MS (5 s) and FORWARD_FLUSH_MS (5 s, nothing to forward here) bound it, and the exit after them.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(cli.stderr()).toMatch(
+        /not written 1 requests \(401 spans and event lines, [\d,]+ bytes\) were still waiting for the disk at the stop: answered 503, not kept/,
+      );
+      expect(cli.stderr()).toMatch(/written\s+0 requests, 0 bytes/);
+    } finally {
+      closeSync(reader);
+    }
   });
 });
 

@@ -21,6 +21,7 @@ import { formatCount } from '../../report/formatValues.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../../trace/formats/readAgentfootprintEvent.js';
 import { DEFAULT_DECISION_WINDOW_CONFIG } from '../../serve/decisionWindow.js';
 import { DEFAULT_MAX_BODY } from '../../serve/otlpReceiver.js';
+import type { OutBacklog } from '../../serve/outFile.js';
 import {
   DEFAULT_HOST,
   DEFAULT_OTLP_PORT,
@@ -137,9 +138,9 @@ export const serveCommand: CliCommand & {
     const stopped = untilStopped();
     await hooks.onStarted?.(running.endpoint);
     await stopped;
-    await running.close();
+    const unwritten = await running.close();
     (options.log as Partial<ThrottledLog>).flush?.();
-    ctx.io.stderr.write(describeStop(running));
+    ctx.io.stderr.write(describeStop(running, unwritten));
     return EXIT_OK;
   },
 };
@@ -254,13 +255,13 @@ function describeStart(running: RunningServe, options: ServeOptions): string {
 }
 
 /** What serve did, said once when it stops: nothing it took, evicted, refused or could not pass on is silent. */
-export function describeStop(running: RunningServe): string {
+export function describeStop(running: RunningServe, unwritten?: Readonly<OutBacklog>): string {
   const { counts, window, stats } = running.runtime.state;
   const r = counts.requests;
   const lines = [
     `routescope serve stopped: ${formatCount(counts.decisionsReceived)} routing decisions received in ${formatCount(r.accepted)} requests (${formatCount(counts.items)} spans and event lines)`,
     `  kept        ${formatCount(window.decisions)} decisions in the window; ${formatCount(window.evicted.decisions)} evicted, oldest first (--max-decisions ${formatCount(window.config.maxDecisions)})`,
-    `  refused     ${formatCount(r.invalid)} requests unreadable or misaddressed, ${formatCount(r.refused)} refused (busy, too large, unauthenticated), ${formatCount(r.ignored)} ignored (metrics, logs)`,
+    `  refused     ${formatCount(r.invalid)} requests unreadable or misaddressed, ${formatCount(r.refused)} refused (busy, too large, unauthenticated, another site, --out not writing, stopping), ${formatCount(r.ignored)} ignored (metrics, logs)`,
     `  unreadable  ${formatCount(counts.rejectedItems)} spans or lines could not be read${stats.problems.length > 0 ? `; the first: ${escapeControlChars(stats.problems[0]!.reason)}` : ''}`,
   ];
   const forward = running.forward;
@@ -268,9 +269,15 @@ export function describeStop(running: RunningServe): string {
     lines.push(
       `  forwarded   ${formatCount(forward.counts.ok)} requests to ${escapeControlChars(forward.target)}; ${formatCount(forward.counts.failed)} failed, ${formatCount(forward.counts.dropped)} dropped`,
     );
-  if (running.out !== undefined)
+  const out = running.out;
+  if (out !== undefined) {
     lines.push(
-      `  written     ${formatCount(running.out.written.bytes)} bytes to ${escapeControlChars(running.out.path)}${running.out.error === undefined ? '' : ` (a write failed: ${escapeControlChars(running.out.error)}; the file is incomplete)`}`,
+      `  written     ${formatCount(out.written.requests)} requests, ${formatCount(out.written.bytes)} bytes to ${escapeControlChars(out.path)}: every request answered 2xx${out.errors === 0 ? '' : `; ${formatCount(out.errors)} writes failed and their requests were answered 503${out.failing === undefined ? '' : ` (failing at the stop: ${escapeControlChars(out.failing)})`}`}`,
     );
+    if (unwritten !== undefined && unwritten.requests > 0)
+      lines.push(
+        `  not written ${formatCount(unwritten.requests)} requests (${formatCount(unwritten.items)} spans and event lines, ${formatCount(unwritten.bytes)} bytes) were still waiting for the disk at the stop: answered 503, not kept`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,69 @@
+/**
+ * outLine — the line `serve --out` writes for one request: what the request was, as one line of the file the
+ * other commands read, made before the request is answered so that a request whose line cannot be made is
+ * refused, never answered 200 and lost.
+ *
+ * An OTLP/JSON body is written as it came, its line breaks made spaces: outside strings they are JSON's white
+ * space, and inside a string no JSON allows them raw, so the line means what the body meant and is read by the
+ * same reader (a body damaged in a span that is not a routing span is read from the file exactly as serve read
+ * it). An event log is written as its own lines. A protobuf body becomes the OTLP/JSON of the same request
+ * (otlpProtoToJson), at most `maxChars` long (`--max-body`: a few bytes of protobuf can ask for many times
+ * their size in JSON), its writing paused between spans (setImmediate) whenever it has held the event loop for
+ * SLICE_MS. No I/O.
+ */
+import { OutFormTooLarge, writeOtlpJson } from '../trace/formats/otlpProtoToJson.js';
+import { ProtoWireError } from '../trace/formats/protoWire.js';
+import type { PayloadKind } from './ingestPayload.js';
+
+/** The longest the conversion of one body holds the event loop before it lets other work run. */
+export const SLICE_MS = 20;
+
+/** The line for one body, or why there is none. */
+export type OutLine =
+  | { readonly kind: 'ok'; readonly bytes: Buffer }
+  | { readonly kind: 'too-large'; readonly reason: string }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+
+/** Make the `--out` line of one body (read and staged already). */
+export async function outLineOf(kind: PayloadKind, body: Buffer, maxChars: number): Promise<OutLine> {
+  if (kind === 'event-log') {
+    const ends = body.length === 0 || body[body.length - 1] === LF;
+    return { kind: 'ok', bytes: ends ? body : Buffer.concat([body, Buffer.from('\n')]) };
+  }
+  if (kind === 'otlp-json') {
+    let line: Buffer = body;
+    if (body.indexOf(LF) !== -1 || body.indexOf(CR) !== -1) {
+      line = Buffer.from(body);
+      for (let i = 0; i < line.length; i++) if (line[i] === LF || line[i] === CR) line[i] = SPACE;
+    }
+    return { kind: 'ok', bytes: Buffer.concat([line, Buffer.from('\n')]) };
+  }
+  try {
+    const writing = writeOtlpJson(body, maxChars);
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = writing.next();
+      if (step.done === true) return { kind: 'ok', bytes: Buffer.from(`${step.value}\n`) };
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  } catch (error) {
+    if (error instanceof OutFormTooLarge)
+      return {
+        kind: 'too-large',
+        reason: `the request cannot be kept in --out: ${error.message} (--max-body); raise --max-body or send smaller batches`,
+      };
+    if (error instanceof ProtoWireError || error instanceof RangeError)
+      return {
+        kind: 'invalid',
+        reason: `the request cannot be written to --out as OTLP/JSON: ${error.message}`,
+      };
+    throw error;
+  }
+}
