@@ -7,6 +7,11 @@
  * have no limit of their own in the window's name, so they are bounded by a share of it (`otherPerDecision`
  * times `maxDecisions`), evicted oldest first as well.
  *
+ * Counts alone do not bound memory when senders choose the sizes: the records held, packed, with the shared
+ * strings they hold, may take at most `maxBytes` (older ones are evicted past it, counted as `forBytes`), and no
+ * string is stored longer than `maxString` (cut, counted). Memory is bounded by these settings, never by what
+ * arrives.
+ *
  * Records are held packed (packedRecords): appended to chunks of `CHUNK_BYTES`, one order for all kinds, and a
  * chunk is let go once every record in it was evicted. So the default window of 100,000 decisions takes a few
  * tens of MiB that the garbage collector never walks, instead of about 140 MiB of objects it walks on every major
@@ -14,6 +19,7 @@
  * Pure. No I/O.
  */
 import type { TraceRecord } from '../record/types.js';
+import { DEFAULT_MAX_STORED_STRING } from './cutString.js';
 import { createRecordPacker } from './packedRecords.js';
 
 /** How many records the window holds. */
@@ -22,12 +28,21 @@ export interface DecisionWindowConfig {
   readonly maxDecisions: number;
   /** Turn and misroute records kept per decision of `maxDecisions`. @default 2 */
   readonly otherPerDecision: number;
+  /**
+   * Bytes the records may take together, packed, with the shared strings they hold (`--max-window-mb`): past
+   * it the oldest are evicted whatever their count. @default 64 MiB
+   */
+  readonly maxBytes: number;
+  /** The longest string stored whole (`--max-string`); longer ones are cut (cutString) and counted. @default 1024 */
+  readonly maxString: number;
 }
 
 /** The defaults `createDecisionWindow` uses. */
 export const DEFAULT_DECISION_WINDOW_CONFIG: DecisionWindowConfig = Object.freeze({
   maxDecisions: 100_000,
   otherPerDecision: 2,
+  maxBytes: 64 * 1024 * 1024,
+  maxString: DEFAULT_MAX_STORED_STRING,
 });
 
 /** The size of one chunk of packed records (a larger record gets a chunk of its own size). */
@@ -38,6 +53,8 @@ export interface EvictedCounts {
   decisions: number;
   turns: number;
   misroutes: number;
+  /** Of all those, the records evicted because the window was over `maxBytes` (not its counts). */
+  forBytes: number;
 }
 
 /** The window itself. */
@@ -52,6 +69,10 @@ export interface DecisionWindow {
   readonly size: number;
   /** Bytes of the chunks held now. */
   readonly bytes: number;
+  /** Bytes the records held now take, packed, with their shared strings: what `maxBytes` bounds. */
+  readonly liveBytes: number;
+  /** Strings stored cut since the start (`maxString`). */
+  readonly stringsCut: number;
   /** Distinct short strings the records held now share (packedRecords). */
   readonly sharedStrings: number;
   /** What was evicted so far. */
@@ -78,7 +99,9 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
   if (!Number.isInteger(cfg.maxDecisions) || cfg.maxDecisions < 1)
     throw new RangeError(`maxDecisions must be a whole number from 1, got ${cfg.maxDecisions}`);
   const maxOther = Math.max(1, Math.floor(cfg.maxDecisions * cfg.otherPerDecision));
-  const packer = createRecordPacker();
+  const packer = createRecordPacker({ maxString: cfg.maxString });
+  let packedBytes = 0;
+  const liveBytes = (): number => packedBytes + packer.sharedBytes;
 
   // The ring of entries: which chunk, where in it, how long, what kind. Grows by doubling as records come.
   let capacity = 1024;
@@ -95,7 +118,7 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
   let version = 0;
   let bytes = 0;
   let current: Chunk | undefined;
-  const evicted: EvictedCounts = { decisions: 0, turns: 0, misroutes: 0 };
+  const evicted: EvictedCounts = { decisions: 0, turns: 0, misroutes: 0, forBytes: 0 };
 
   const grow = (): void => {
     const next = capacity * 2;
@@ -136,6 +159,7 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
   const evictOldest = (): void => {
     const chunk = chunkOf[head]!;
     packer.release(chunk.bytes, offsetOf[head]!, offsetOf[head]! + lengthOf[head]!);
+    packedBytes -= lengthOf[head]!;
     chunkOf[head] = undefined as unknown as Chunk;
     const kind = kindOf[head];
     head = (head + 1) % capacity;
@@ -168,20 +192,28 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
       kindOf[at] =
         record.kind === 'decision' ? KIND_DECISION : record.kind === 'turn' ? KIND_TURN : KIND_MISROUTE;
       size++;
+      packedBytes += packed.length;
       if (record.kind === 'decision') decisions++;
       else other++;
       // One order for all kinds keeps a replay faithful: the records of the other kind passed on the way
       // to the oldest of the kind over its limit are older still, so they go too.
       while (decisions > cfg.maxDecisions || other > maxOther) evictOldest();
+      // The newest record stays, whatever its size (a body is at most --max-body, its strings cut).
+      while (liveBytes() > cfg.maxBytes && size > 1) {
+        evictOldest();
+        evicted.forBytes++;
+      }
       version++;
     },
     *records() {
-      // Records are visited by number, so one added meanwhile is not visited, and a walk that finds its next
-      // record evicted meanwhile stops rather than read a slot that now holds another.
+      // Records are visited by number, so one added meanwhile is not visited, and a walk (a page made a slice at
+      // a time) that finds records evicted meanwhile goes on at the oldest still held, never reading a slot
+      // that now holds another record.
       const first = headNumber;
       const last = headNumber + size;
       for (let n = first; n < last; n++) {
-        if (n < headNumber) return;
+        if (n < headNumber) n = headNumber;
+        if (n >= last) return;
         const at = (head + (n - headNumber)) % capacity;
         const offset = offsetOf[at]!;
         yield packer.unpack(chunkOf[at]!.bytes, offset, offset + lengthOf[at]!) as TraceRecord;
@@ -195,6 +227,12 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
     },
     get bytes() {
       return bytes;
+    },
+    get liveBytes() {
+      return liveBytes();
+    },
+    get stringsCut() {
+      return packer.stringsCut;
     },
     get sharedStrings() {
       return packer.sharedStrings;

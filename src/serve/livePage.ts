@@ -14,7 +14,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
 import type { RequestGuard } from './requestGuard.js';
-import { explainPageDocument, explainPageJson, serveToDocument, serveToJson } from './serveReport.js';
+import type { AnalyzeView } from '../report/presentAnalyze.js';
+import type { ExplainView } from '../report/presentExplain.js';
+import {
+  buildAnalyzeView,
+  buildExplainView,
+  explainPageDocument,
+  explainPageJson,
+  explainPageOf,
+  serveToDocument,
+  serveToJson,
+} from './serveReport.js';
+import { createSlicer } from './sliceWork.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
 
@@ -32,8 +43,29 @@ export const RENDER_COST_FACTOR = 4;
 /** A comment line on every event stream this often. */
 export const HEARTBEAT_MS = 15_000;
 
-/** Event streams open at once; a further one is 503. */
+/** Event streams open at once; a further one takes the place of the oldest (which reconnects if it is a page). */
 export const MAX_EVENT_STREAMS = 64;
+
+/** Bytes an event stream may have unread before it is let go. */
+export const MAX_EVENT_BUFFER = 64 * 1024;
+
+/** Explain views made at once; a further one (of an id not kept) is 503 with Retry-After. */
+export const MAX_EXPLAIN_RENDERS = 2;
+
+/** Explain views kept, the most recently asked. */
+export const MAX_KEPT_EXPLAINS = 16;
+
+/** Answers being sent at once (event streams aside); a further request is 503 with Retry-After. */
+export const MAX_OPEN_ANSWERS = 32;
+
+/** A view and its two renderings, made once per view. */
+interface KeptView<T> {
+  readonly revision: number;
+  readonly view: T;
+  readonly at: number;
+  html: string | undefined;
+  json: string | undefined;
+}
 
 /** How the page server runs. */
 export interface LivePageOptions {
@@ -58,6 +90,7 @@ const COOKIE = 'routescope_token';
 export function createLivePage(options: LivePageOptions): LivePage {
   const { runtime } = options;
   const streams = new Set<ServerResponse>();
+  let openAnswers = 0;
   let lastSent = 0;
   let pendingTimer: NodeJS.Timeout | undefined;
   // Rendering the window is the costly part (every record unpacked, every analysis run): a render is kept for
@@ -69,7 +102,16 @@ export function createLivePage(options: LivePageOptions): LivePage {
   const broadcast = (): void => {
     pendingTimer = undefined;
     lastSent = Date.now();
-    for (const res of streams) res.write(`event: revision\ndata: ${runtime.revision}\n\n`);
+    for (const res of streams) writeEvent(res, `event: revision\ndata: ${runtime.revision}\n\n`);
+  };
+  /** One event to one page; a page that has not read what it was sent before is let go (it reconnects). */
+  const writeEvent = (res: ServerResponse, text: string): void => {
+    if (res.writableLength > MAX_EVENT_BUFFER) {
+      streams.delete(res);
+      res.destroy();
+      return;
+    }
+    res.write(text);
   };
   const scheduleBroadcast = (): void => {
     if (streams.size === 0 || pendingTimer !== undefined) return;
@@ -78,37 +120,89 @@ export function createLivePage(options: LivePageOptions): LivePage {
   };
   const stopListening = runtime.onChange(scheduleBroadcast);
   const heartbeat = setInterval(() => {
-    for (const res of streams) res.write(': heartbeat\n\n');
+    for (const res of streams) writeEvent(res, ': heartbeat\n\n');
   }, HEARTBEAT_MS);
   heartbeat.unref();
-
-  /** A render of the window, kept while it is young; a stale one served means pages hear again later. */
-  const renderKept = <T>(render: () => T): (() => T) => {
-    let kept: { revision: number; value: T; at: number } | undefined;
-    return () => {
-      const now = Date.now();
-      if (kept === undefined || (kept.revision !== runtime.revision && now - kept.at >= minAge())) {
-        const revision = runtime.revision;
-        const started = performance.now();
-        const value = render();
-        lastRenderMs = performance.now() - started;
-        kept = { revision, value, at: Date.now() };
-      } else if (kept.revision !== runtime.revision) {
-        // Served stale: make sure the pages are told again once a fresh render is allowed.
-        if (pendingTimer === undefined && streams.size > 0) {
-          pendingTimer = setTimeout(broadcast, Math.max(kept.at, lastSent) + minAge() - now);
-          pendingTimer.unref();
-        }
-      }
-      return kept.value;
-    };
+  /** Served stale: make sure the pages are told again once a fresh render is allowed. */
+  const tellAgainLater = (at: number): void => {
+    if (pendingTimer !== undefined || streams.size === 0) return;
+    pendingTimer = setTimeout(broadcast, Math.max(at, lastSent) + minAge() - Date.now());
+    pendingTimer.unref();
   };
-  const pageHtml = renderKept(() =>
-    renderHtml(serveToDocument(runtime.state), { live: { script: '/live.js', revision: runtime.revision } }),
-  );
-  const reportJson = renderKept(
-    () => `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion), null, 2)}\n`,
-  );
+
+  /**
+   * The analyze view of the window, made a slice at a time, kept while it is young (see minAge) and shared by
+   * every request that asks while it is being made: `/` and `/report.json` are two renderings of one replay.
+   */
+  let kept: KeptView<AnalyzeView> | undefined;
+  let making: Promise<KeptView<AnalyzeView>> | undefined;
+  const windowView = async (): Promise<KeptView<AnalyzeView>> => {
+    if (kept !== undefined && (kept.revision === runtime.revision || Date.now() - kept.at < minAge())) {
+      if (kept.revision !== runtime.revision) tellAgainLater(kept.at);
+      return kept;
+    }
+    making ??= (async () => {
+      const revision = runtime.revision;
+      const started = performance.now();
+      try {
+        const view = await buildAnalyzeView(runtime.state, createSlicer());
+        lastRenderMs = performance.now() - started;
+        kept = { revision, view, at: Date.now(), html: undefined, json: undefined };
+        return kept;
+      } finally {
+        making = undefined;
+      }
+    })();
+    return making;
+  };
+  const pageHtml = async (): Promise<string> => {
+    const k = await windowView();
+    k.html ??= renderHtml(serveToDocument(runtime.state, k.view), {
+      live: { script: '/live.js', revision: k.revision },
+    });
+    return k.html;
+  };
+  const reportJson = async (): Promise<string> => {
+    const k = await windowView();
+    k.json ??= `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion, k.view), null, 2)}\n`;
+    return k.json;
+  };
+
+  /** Explain views by id, kept like the window's (at most MAX_KEPT_EXPLAINS, the least recently asked go). */
+  const explains = new Map<string, KeptView<ExplainView> | Promise<KeptView<ExplainView>>>();
+  let explaining = 0;
+  const explainView = async (id: string): Promise<KeptView<ExplainView> | 'busy'> => {
+    const found = explains.get(id);
+    if (found !== undefined) {
+      explains.delete(id);
+      explains.set(id, found);
+      if (found instanceof Promise) return found;
+      if (found.revision === runtime.revision || Date.now() - found.at < minAge()) return found;
+    }
+    if (explaining >= MAX_EXPLAIN_RENDERS)
+      return found instanceof Promise || found === undefined ? 'busy' : found;
+    explaining++;
+    const revision = runtime.revision;
+    const made = buildExplainView(runtime.state, id, createSlicer())
+      .then((view): KeptView<ExplainView> => ({
+        revision,
+        view,
+        at: Date.now(),
+        html: undefined,
+        json: undefined,
+      }))
+      .finally(() => explaining--);
+    explains.set(id, made);
+    while (explains.size > MAX_KEPT_EXPLAINS) explains.delete(explains.keys().next().value!);
+    try {
+      const k = await made;
+      if (explains.get(id) === made) explains.set(id, k);
+      return k;
+    } catch (error) {
+      if (explains.get(id) === made) explains.delete(id);
+      throw error;
+    }
+  };
 
   const send = (
     req: IncomingMessage,
@@ -145,7 +239,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
   };
 
   /** Answer one request whose target parsed as `url`. */
-  const route = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       req.resume();
       return send(req, res, 405, TEXT, 'this server answers GET\n', {
@@ -172,8 +266,8 @@ export function createLivePage(options: LivePageOptions): LivePage {
       return;
     }
     const path = url.pathname;
-    if (path === '/' || path === '/index.html') return send(req, res, 200, HTML, pageHtml());
-    if (path === '/report.json') return send(req, res, 200, JSON_TYPE, reportJson());
+    if (path === '/' || path === '/index.html') return send(req, res, 200, HTML, await pageHtml());
+    if (path === '/report.json') return send(req, res, 200, JSON_TYPE, await reportJson());
     if (path.startsWith('/explain/')) {
       const rest = path.slice('/explain/'.length);
       const asJson = rest.endsWith('.json');
@@ -184,29 +278,39 @@ export function createLivePage(options: LivePageOptions): LivePage {
         return send(req, res, 400, TEXT, 'the id is not valid URL encoding\n');
       }
       if (id === '') return send(req, res, 404, TEXT, 'name an id: /explain/<trace id or conversation id>\n');
+      const k = await explainView(id);
+      if (k === 'busy')
+        return send(req, res, 503, TEXT, 'other explain pages are being made: try again in a moment\n', {
+          'retry-after': '1',
+        });
+      const page = explainPageOf(k.view, Number(url.searchParams.get('page') ?? 1) || 1, path);
       return asJson
         ? send(
             req,
             res,
             200,
             JSON_TYPE,
-            `${JSON.stringify(explainPageJson(runtime.state, id, options.schemaVersion), null, 2)}\n`,
+            `${JSON.stringify(explainPageJson(k.view, page, options.schemaVersion), null, 2)}\n`,
           )
         : send(
             req,
             res,
             200,
             HTML,
-            renderHtml(explainPageDocument(runtime.state, id), { live: { script: '/live.js' } }),
+            renderHtml(explainPageDocument(runtime.state, id, k.view, page), {
+              live: { script: '/live.js' },
+            }),
           );
     }
     if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
     if (path === '/healthz') return send(req, res, 200, TEXT, 'ok\n');
     if (path === '/events') {
-      if (streams.size >= MAX_EVENT_STREAMS)
-        return send(req, res, 503, TEXT, 'too many live pages are open\n', {
-          'retry-after': '5',
-        });
+      // The newest stream takes the oldest one's place: streams that never read cannot lock a real page out.
+      for (const oldest of streams) {
+        if (streams.size < MAX_EVENT_STREAMS) break;
+        streams.delete(oldest);
+        oldest.end();
+      }
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
@@ -242,9 +346,18 @@ export function createLivePage(options: LivePageOptions): LivePage {
         req.resume();
         return send(req, res, refusal.status, TEXT, `${refusal.reason}\n`, { connection: 'close' });
       }
-      try {
-        route(req, res, url);
-      } catch (error) {
+      // Answers being sent are bounded: one that is never read holds its bytes until the socket times out.
+      if (url.pathname !== '/events') {
+        if (openAnswers >= MAX_OPEN_ANSWERS) {
+          req.resume();
+          return send(req, res, 503, TEXT, 'the page server is answering as many requests as it takes\n', {
+            'retry-after': '1',
+          });
+        }
+        openAnswers++;
+        res.once('close', () => openAnswers--);
+      }
+      route(req, res, url).catch((error: unknown) => {
         if (res.headersSent) res.destroy();
         else
           send(
@@ -254,7 +367,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
             TEXT,
             `the page could not be made: ${error instanceof Error ? error.message : String(error)}\n`,
           );
-      }
+      });
     },
     close() {
       stopListening();

@@ -12,7 +12,8 @@
  * 400 with a Status for a body that is not a request; 413 past `--max-body` (on the wire or once gunzipped);
  * 401 without the bearer token when one is set (every route, `/metrics` too); 403 first, before anything is
  * read, to a request the guard refuses (a foreign `Host`, another web site: requestGuard). It sheds load rather than grow:
- * past `maxInFlight` requests or the shared body budget it answers 429, while `--out` is writing behind or the
+ * past `maxInFlight` requests being processed (a body being read takes no slot) or the shared body budget it
+ * answers 429, a body slower than the minimum rate 408, while `--out` is writing behind or the
  * server is closing 503, both with Retry-After, which exporters honour. Node's request and header timeouts
  * answer a slow client with 408. `--forward` never holds an answer back: the request is queued for the target
  * (forwardRequests) and answered here. Every request is counted; problems go to `log`, one line each, never
@@ -31,7 +32,7 @@ import {
   type OtlpEncoding,
 } from './otlpResponses.js';
 import type { OutFile } from './outFile.js';
-import { createBodyBudget, readRequestBody } from './readRequestBody.js';
+import { createBodyBudget, readRequestBody, type ReadBodyOptions } from './readRequestBody.js';
 import type { RequestGuard } from './requestGuard.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken } from './serveToken.js';
@@ -39,7 +40,7 @@ import { hasBearerToken } from './serveToken.js';
 /** The default largest body taken, on the wire and decompressed. */
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
-/** Requests read at once before further ones get 429. */
+/** Requests processed at once (their bodies read) before further ones get 429. */
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 
 /** Bytes all requests in flight may hold together before further ones get 429. */
@@ -62,6 +63,8 @@ export interface ReceiverOptions {
   readonly forward?: Forwarder;
   /** Who may send at all (requestGuard): checked before anything else. */
   readonly guard?: RequestGuard;
+  /** The slowest a body may arrive (readRequestBody's defaults otherwise). */
+  readonly bodyRate?: ReadBodyOptions;
   /** The `/metrics` body. */
   readonly metrics: () => string;
   /** One line of what went wrong (stderr). */
@@ -103,6 +106,8 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const budget = createBodyBudget(options.bodyBudget ?? DEFAULT_BODY_BUDGET);
   let inFlight = 0;
+  // Of those, the ones past reading their body, which `maxInFlight` bounds.
+  let processing = 0;
   // The responses of the requests in flight, for a stop whose deadline passes before they are answered.
   const open = new Map<ServerResponse, OtlpEncoding>();
   let closing = false;
@@ -186,20 +191,25 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
           : `--out cannot be written (${options.out!.failing ?? 'a write failed'}): retry shortly`,
         retryLater,
       );
-    if (inFlight >= maxInFlight)
-      return refuse(
-        res,
-        429,
-        encoding,
-        RPC_CODE.resourceExhausted,
-        `${maxInFlight} requests are being read: retry shortly`,
-        retryLater,
-      );
     inFlight++;
     open.set(res, encoding);
     let held = 0;
+    let slot = false;
     try {
-      const body = await readRequestBody(req, maxBody, budget);
+      // Reading a body takes no slot (its bytes count against the shared budget, its pace against the minimum
+      // rate): a sender that trickles cannot keep real exporters out.
+      const body = await readRequestBody(req, maxBody, budget, options.bodyRate);
+      if (body.kind === 'too-slow') {
+        log(`POST ${path}: a body slower than ${body.rate} bytes a second was cut off (408)`);
+        return refuse(
+          res,
+          408,
+          encoding,
+          RPC_CODE.unavailable,
+          `the body came slower than ${body.rate} bytes a second`,
+          { connection: 'close' },
+        );
+      }
       if (body.kind === 'busy')
         return refuse(
           res,
@@ -239,6 +249,17 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         );
       }
       held = body.held;
+      if (processing >= maxInFlight)
+        return refuse(
+          res,
+          429,
+          encoding,
+          RPC_CODE.resourceExhausted,
+          `${maxInFlight} requests are being processed: retry shortly`,
+          retryLater,
+        );
+      processing++;
+      slot = true;
       if (IGNORED_PATHS.has(path)) {
         counts.requests.ignored++;
         runtime.touch();
@@ -259,7 +280,6 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         const line = await outLineOf(kind, body.body, maxBody);
         if (line.kind === 'too-large') return invalid(line.reason, 413);
         if (line.kind === 'invalid') return invalid(line.reason);
-        if (closing) return refuse(res, 503, encoding, RPC_CODE.unavailable, STOPPING, retryLater);
         try {
           await options.out.write(line.bytes, reading.items);
         } catch (error) {
@@ -285,6 +305,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       return finish(req, res, path, encoding, body.wire, kept.rejected, kept.message);
     } finally {
       budget.give(held);
+      if (slot) processing--;
       inFlight--;
       open.delete(res);
       if (inFlight === 0) idle?.();

@@ -8,15 +8,13 @@
  * same reader (a body damaged in a span that is not a routing span is read from the file exactly as serve read
  * it). An event log is written as its own lines. A protobuf body becomes the OTLP/JSON of the same request
  * (otlpProtoToJson), at most `maxChars` long (`--max-body`: a few bytes of protobuf can ask for many times
- * their size in JSON), its writing paused between spans (setImmediate) whenever it has held the event loop for
- * SLICE_MS. No I/O.
+ * their size in JSON), its writing paused between spans whenever it has held the event loop for a slice
+ * (sliceWork). No I/O.
  */
 import { OutFormTooLarge, writeOtlpJson } from '../trace/formats/otlpProtoToJson.js';
 import { ProtoWireError } from '../trace/formats/protoWire.js';
 import type { PayloadKind } from './ingestPayload.js';
-
-/** The longest the conversion of one body holds the event loop before it lets other work run. */
-export const SLICE_MS = 20;
+import { createSlicer } from './sliceWork.js';
 
 /** The line for one body, or why there is none. */
 export type OutLine =
@@ -44,14 +42,12 @@ export async function outLineOf(kind: PayloadKind, body: Buffer, maxChars: numbe
   }
   try {
     const writing = writeOtlpJson(body, maxChars);
-    let sliceStart = performance.now();
+    const slicer = createSlicer(undefined, 1);
     for (;;) {
       const step = writing.next();
       if (step.done === true) return { kind: 'ok', bytes: Buffer.from(`${step.value}\n`) };
-      if (performance.now() - sliceStart >= SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      const pause = slicer.pause();
+      if (pause !== undefined) await pause;
     }
   } catch (error) {
     if (error instanceof OutFormTooLarge)

@@ -16,10 +16,12 @@
  * - strings with a lone surrogate, which UTF-8 cannot carry: UTF-16.
  * Arrays and plain objects carry their length and then their items, a key as an index into a table of the keys
  * seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property whose value is `undefined` is kept as
- * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts). The varints are
+ * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts), but for strings
+ * and keys over `maxString` (when given), which are stored cut (cutString) and counted. The varints are
  * protobuf's, read with trace's one wire reader (protoWire). Pure. No I/O.
  */
 import { WireReader } from '../trace/formats/protoWire.js';
+import { cutString } from './cutString.js';
 
 const TAG_UNDEFINED = 0;
 const TAG_NULL = 1;
@@ -48,6 +50,15 @@ const SMALL_INT = 2 ** 30;
 /** With the u flag a pair is one code point, so this matches only a surrogate that has no partner. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** How a packer treats what it packs. */
+export interface RecordPackerOptions {
+  /**
+   * Strings and keys longer than this are stored cut (cutString) and counted in `stringsCut`; the one place
+   * packing is not lossless. @default Infinity
+   */
+  readonly maxString?: number;
+}
+
 /** Packs values into bytes and unpacks them; one per window (its tables are its own). */
 export interface RecordPacker {
   /**
@@ -61,10 +72,25 @@ export interface RecordPacker {
   release(bytes: Buffer, start: number, end: number): void;
   /** Strings in the shared table now. */
   readonly sharedStrings: number;
+  /** About how many bytes of memory the shared table's strings take now. */
+  readonly sharedBytes: number;
+  /** Strings (and keys) stored cut since the start (`maxString`). */
+  readonly stringsCut: number;
 }
 
+/** What one entry of the shared table costs besides its characters (the string's header, the map's slot). */
+const SHARED_ENTRY_BYTES = 48;
+
 /** A packer with an empty key table. */
-export function createRecordPacker(): RecordPacker {
+export function createRecordPacker(options: RecordPackerOptions = {}): RecordPacker {
+  const maxString = options.maxString ?? Infinity;
+  let stringsCut = 0;
+  let sharedBytes = 0;
+  const bounded = (s: string): string => {
+    if (s.length <= maxString) return s;
+    stringsCut++;
+    return cutString(s, maxString);
+  };
   const keyIds = new Map<string, number>();
   const keys: string[] = [];
   let buf = Buffer.allocUnsafeSlow(4096);
@@ -84,6 +110,7 @@ export function createRecordPacker(): RecordPacker {
       id = freeIds.pop() ?? shared.length;
       if (id === shared.length) shared.push(s);
       else shared[id] = s;
+      sharedBytes += s.length * 2 + SHARED_ENTRY_BYTES;
       if (id >= holders.length) {
         const next = new Uint32Array(holders.length * 2);
         next.set(holders);
@@ -115,7 +142,8 @@ export function createRecordPacker(): RecordPacker {
     }
     buf[pos++] = n;
   };
-  const string = (s: string): void => {
+  const string = (whole: string): void => {
+    const s = bounded(whole);
     if (s.length <= 128 && HEX_ID.test(s)) {
       byte(TAG_HEX);
       varint(s.length / 2);
@@ -141,7 +169,8 @@ export function createRecordPacker(): RecordPacker {
     room(most);
     pos += buf.write(s, pos, 'utf8');
   };
-  const key = (k: string): void => {
+  const key = (whole: string): void => {
+    const k = bounded(whole);
     let id = keyIds.get(k);
     if (id === undefined && keys.length < MAX_KEYS) {
       id = keys.length;
@@ -196,6 +225,7 @@ export function createRecordPacker(): RecordPacker {
   };
 
   const letGo = (id: number): void => {
+    sharedBytes -= shared[id]!.length * 2 + SHARED_ENTRY_BYTES;
     sharedIds.delete(shared[id]!);
     shared[id] = undefined;
     freeIds.push(id);
@@ -271,6 +301,12 @@ export function createRecordPacker(): RecordPacker {
     },
     get sharedStrings() {
       return sharedIds.size;
+    },
+    get sharedBytes() {
+      return sharedBytes;
+    },
+    get stringsCut() {
+      return stringsCut;
     },
     unpack(bytes, start, end) {
       const r = new WireReader(bytes, start, end);

@@ -6,7 +6,8 @@
  * cannot grow into a large one. Encodings other than gzip and identity are refused by name: the OTLP/HTTP
  * exporters send one of those two. A shared `budget` bounds what all requests in flight hold together: a body
  * that would take it past its size is `busy` (the receiver's 429), its bytes given back at once; a body read
- * keeps its share (wire and decompressed bytes) until the caller gives it back.
+ * keeps its share (wire and decompressed bytes) until the caller gives it back. A body that trickles in (slower
+ * than `minRate` once `graceMs` have passed) is cut off as `too-slow`, so a slow sender holds nothing for long.
  */
 import type { IncomingMessage } from 'node:http';
 import { gunzip } from 'node:zlib';
@@ -27,7 +28,23 @@ export type BodyOutcome =
   /** A gzip body that does not decompress: truncated, a bad CRC, not gzip at all (400). */
   | { readonly kind: 'damaged'; readonly reason: string }
   | { readonly kind: 'aborted' }
-  | { readonly kind: 'busy' };
+  | { readonly kind: 'busy' }
+  /** The body came slower than `rate` bytes a second after the grace (408). */
+  | { readonly kind: 'too-slow'; readonly rate: number };
+
+/** The slowest a body may arrive, in bytes a second, once MIN_RATE_GRACE_MS have passed. */
+export const MIN_BODY_RATE = 1024;
+
+/** How long a body may take before its rate is judged. */
+export const MIN_RATE_GRACE_MS = 2000;
+
+/** How a body is read besides its limit. */
+export interface ReadBodyOptions {
+  /** @default MIN_BODY_RATE */
+  readonly minRate?: number;
+  /** @default MIN_RATE_GRACE_MS */
+  readonly graceMs?: number;
+}
 
 /** Bytes all requests in flight may hold together. */
 export interface BodyBudget {
@@ -62,6 +79,7 @@ export async function readRequestBody(
   req: IncomingMessage,
   limit: number,
   budget?: BodyBudget,
+  options: ReadBodyOptions = {},
 ): Promise<Exclude<BodyOutcome, { kind: 'ok' }> | HeldBody> {
   const encoding = String(req.headers['content-encoding'] ?? 'identity')
     .trim()
@@ -85,17 +103,56 @@ export async function readRequestBody(
     req.resume();
     return outcome;
   };
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  const minRate = options.minRate ?? MIN_BODY_RATE;
+  const grace = options.graceMs ?? MIN_RATE_GRACE_MS;
+  const read = await new Promise<'ok' | 'aborted' | 'busy' | 'too-large' | 'too-slow'>((resolve) => {
+    const started = Date.now();
+    let settled = false;
+    const settle = (how: 'ok' | 'aborted' | 'busy' | 'too-large' | 'too-slow'): void => {
+      if (settled) return;
+      settled = true;
+      clearInterval(watch);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('aborted', onAbort);
+      req.off('close', onClose);
+      resolve(how);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) return refuse({ kind: 'too-large', limit, stage: 'wire' });
+      if (size > limit) return settle('too-large');
       if (budget !== undefined) {
-        if (!budget.take(chunk.length)) return refuse({ kind: 'busy' });
+        if (!budget.take(chunk.length)) return settle('busy');
         held += chunk.length;
       }
       chunks.push(chunk);
-    }
-  } catch {
+    };
+    const onEnd = (): void => settle('ok');
+    const onAbort = (): void => settle('aborted');
+    const onClose = (): void => {
+      if (!req.complete) settle('aborted');
+    };
+    // A body trickling in slower than `minRate` after the grace is cut off: it would hold a socket and its
+    // bytes for as long as the sender likes.
+    const watch = setInterval(
+      () => {
+        const elapsed = Date.now() - started;
+        if (elapsed > grace && size < (minRate * elapsed) / 1000) settle('too-slow');
+      },
+      Math.max(10, Math.min(500, grace / 4)),
+    );
+    watch.unref();
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('aborted', onAbort);
+    req.on('close', onClose);
+  });
+  if (read === 'too-large') return refuse({ kind: 'too-large', limit, stage: 'wire' });
+  if (read === 'busy') return refuse({ kind: 'busy' });
+  if (read === 'too-slow') return refuse({ kind: 'too-slow', rate: minRate });
+  if (read === 'aborted') {
     budget?.give(held);
     return { kind: 'aborted' };
   }

@@ -7,7 +7,8 @@
  * scrape config alone. Counters are cumulative over everything received, never over the window: a
  * Prometheus counter must not go down when a decision is evicted. `service_name` is added from the span's
  * resource. Label sets are capped (`maxSeries`); a decision of a further set is counted in
- * `routescope_serve_series_overflow_total` instead, never lost without a trace. Pure. No I/O.
+ * `routescope_serve_series_overflow_total` instead, never lost without a trace, and a label value longer than
+ * MAX_LABEL_VALUE is cut (cutString). Pure. No I/O.
  */
 import {
   DEFAULT_GAP_HISTOGRAM_BOUNDARIES,
@@ -23,9 +24,13 @@ import {
   PROM_ROUTING_GAP_SUM,
 } from '../semconv/metricNames.js';
 import type { DecisionRecord } from '../record/types.js';
+import { cutString } from './cutString.js';
 
 /** Label sets kept before further ones overflow. */
 export const MAX_ROUTING_SERIES = 10_000;
+
+/** The longest label value kept whole: 10,000 sets of four such values stay a few MiB whatever is sent. */
+export const MAX_LABEL_VALUE = 128;
 
 /** Serve's own series, beside the routing ones. */
 export const PROM_SERVE_SERIES_OVERFLOW_TOTAL = 'routescope_serve_series_overflow_total';
@@ -143,6 +148,7 @@ export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): Rou
   };
 }
 
+/** A label value: the unset marker for none, and never longer than MAX_LABEL_VALUE (cut, the cut marked). */
 function nonEmpty(value: string | undefined): string {
-  return value === undefined || value === '' ? METRIC_ATTRIBUTE_UNSET : value;
+  return value === undefined || value === '' ? METRIC_ATTRIBUTE_UNSET : cutString(value, MAX_LABEL_VALUE);
 }

@@ -70,11 +70,32 @@ export function renderServeMetrics(
   family('routescope_serve_window_max_decisions', 'gauge', 'The window limit (--max-decisions).', [
     ['', window.config.maxDecisions],
   ]);
+  family(
+    'routescope_serve_window_live_bytes',
+    'gauge',
+    'Bytes the records held take, packed, with their shared strings (what --max-window-mb bounds).',
+    [['', window.liveBytes]],
+  );
+  family('routescope_serve_window_max_bytes', 'gauge', 'The window byte limit (--max-window-mb).', [
+    ['', window.config.maxBytes],
+  ]);
   family('routescope_serve_evicted_total', 'counter', 'Records evicted from the window, oldest first.', [
     ['{kind="decision"}', window.evicted.decisions],
     ['{kind="turn"}', window.evicted.turns],
     ['{kind="misroute"}', window.evicted.misroutes],
   ]);
+  family(
+    'routescope_serve_evicted_over_bytes_total',
+    'counter',
+    'Of the records evicted, those evicted because the window was over --max-window-mb.',
+    [['', window.evicted.forBytes]],
+  );
+  family(
+    'routescope_serve_strings_cut_total',
+    'counter',
+    'Strings stored cut because they were longer than --max-string.',
+    [['', window.stringsCut]],
+  );
   if (forward !== undefined) {
     family('routescope_serve_forwarded_total', 'counter', 'Requests handed to --forward, by result.', [
       ['{result="ok"}', forward.counts.ok],

@@ -19,27 +19,44 @@ import { countOf, formatCount } from '../report/formatValues.js';
 import { analyzeToDocument, analyzeToJson, type AnalyzeView } from '../report/presentAnalyze.js';
 import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
 import type { InputSummary } from '../report/presentInput.js';
+import type { TraceRecord } from '../record/types.js';
 import type { ServeState } from './receiverCounts.js';
+import { NEVER_PAUSE, type Slicer } from './sliceWork.js';
 
 /** Nothing has arrived yet (no request taken, nothing in the window). */
 export function isEmptyState(state: ServeState): boolean {
   return state.counts.requests.accepted === 0 && state.window.size === 0;
 }
 
-/** The analyze view of the window. */
-export function buildAnalyzeView(state: ServeState): AnalyzeView {
+/** Every record of the window through `sinks`, oldest first, a slice at a time (`slicer`). */
+async function replayWindow(
+  state: ServeState,
+  sinks: readonly { add(r: TraceRecord): void }[],
+  slicer: Slicer,
+): Promise<InputSummary['records']> {
+  const records = createRecordKindCounts();
+  for (const r of state.window.records()) {
+    for (const sink of sinks) sink.add(r);
+    countRecordKind(records, r);
+    const pause = slicer.pause();
+    if (pause !== undefined) await pause;
+  }
+  return records;
+}
+
+/**
+ * The analyze view of the window, replayed a slice at a time (records that arrive meanwhile wait for the next
+ * view; records evicted meanwhile are skipped).
+ */
+export async function buildAnalyzeView(
+  state: ServeState,
+  slicer: Slicer = NEVER_PAUSE,
+): Promise<AnalyzeView> {
   const summary = createSummaryAnalysis({ policy: state.policy });
   const hotspots = createHotspotAnalysis({});
   const floorless = createFloorlessAnalysis({});
   const digest = createChartDigest();
-  const records = createRecordKindCounts();
-  for (const r of state.window.records()) {
-    summary.add(r);
-    hotspots.add(r);
-    floorless.add(r);
-    digest.add(r);
-    countRecordKind(records, r);
-  }
+  const records = await replayWindow(state, [summary, hotspots, floorless, digest], slicer);
   return {
     summary: summary.finish(),
     hotspots: hotspots.finish(),
@@ -51,9 +68,9 @@ export function buildAnalyzeView(state: ServeState): AnalyzeView {
 }
 
 /** The live page's document: the empty state, or the receiver section and the analyze report. */
-export function serveToDocument(state: ServeState, view?: AnalyzeView): ReportDocument {
+export function serveToDocument(state: ServeState, view: AnalyzeView): ReportDocument {
   if (isEmptyState(state)) return emptyStateDocument(state);
-  const report = analyzeToDocument(view ?? buildAnalyzeView(state));
+  const report = analyzeToDocument(view);
   const [, ...rest] = report;
   const [live, ...receiver] = receiverBlocks(state);
   // The live line joins analyze's subtitle; the receiver's own section closes the page.
@@ -72,10 +89,10 @@ export function serveToDocument(state: ServeState, view?: AnalyzeView): ReportDo
 export function serveToJson(
   state: ServeState,
   schemaVersion: number,
-  view?: AnalyzeView,
+  view: AnalyzeView,
 ): Record<string, unknown> {
   return {
-    ...analyzeToJson(view ?? buildAnalyzeView(state), schemaVersion),
+    ...analyzeToJson(view, schemaVersion),
     command: 'serve',
     serve: {
       endpoint: state.endpoint,
@@ -87,6 +104,9 @@ export function serveToJson(
         decisions: state.window.decisions,
         records: state.window.size,
         evicted: state.window.evicted,
+        liveBytes: state.window.liveBytes,
+        maxBytes: state.window.config.maxBytes,
+        stringsCut: state.window.stringsCut,
       },
       ...(state.forwarded === undefined ? {} : { forwarded: { ...state.forwarded } }),
       ...(state.out === undefined ? {} : { out: state.out }),
@@ -101,22 +121,72 @@ export function serveToJson(
   };
 }
 
-/** `explain` of one id over the window. */
-export function buildExplainView(state: ServeState, id: string): ExplainView {
-  const analysis = createExplainAnalysis(id, { policy: state.policy });
-  const records = createRecordKindCounts();
-  for (const r of state.window.records()) {
-    analysis.add(r);
-    countRecordKind(records, r);
-  }
+/** Explained records one explain page shows (a conversation of 10,000 decisions is 100 pages, not one). */
+export const EXPLAIN_PAGE_SIZE = 100;
+
+/** Records of one id an explain over the window keeps (past it, counted as not kept). */
+export const SERVE_EXPLAIN_MAX_RECORDS = 10_000;
+
+/** `explain` of one id over the window, replayed a slice at a time. */
+export async function buildExplainView(
+  state: ServeState,
+  id: string,
+  slicer: Slicer = NEVER_PAUSE,
+): Promise<ExplainView> {
+  const analysis = createExplainAnalysis(id, { policy: state.policy, maxRecords: SERVE_EXPLAIN_MAX_RECORDS });
+  const records = await replayWindow(state, [analysis], slicer);
   return { report: analysis.finish(), links: {}, input: inputOf(state, records) };
 }
 
-/** The explain page's document, saying so when the id is not (or no longer) in the window. */
-export function explainPageDocument(state: ServeState, id: string, view?: ExplainView): ReportDocument {
-  const v = view ?? buildExplainView(state, id);
-  const doc = explainToDocument(v);
-  if (v.report.entries.length > 0) return doc;
+/** Which page of an explain view, of how many. */
+export interface ExplainPage {
+  /** 1-based. */
+  readonly number: number;
+  readonly pages: number;
+  /** Where the other pages are: the path this page was asked on. */
+  readonly path: string;
+}
+
+/** The pages of `view` and the one asked for (past the last: the last). */
+export function explainPageOf(view: ExplainView, asked: number, path: string): ExplainPage {
+  const pages = Math.max(1, Math.ceil(view.report.entries.length / EXPLAIN_PAGE_SIZE));
+  return { number: Math.min(Math.max(1, asked), pages), pages, path };
+}
+
+/** The view with only the entries of `page`. */
+function pageView(view: ExplainView, page: ExplainPage): ExplainView {
+  if (page.pages === 1) return view;
+  const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;
+  return {
+    ...view,
+    report: { ...view.report, entries: view.report.entries.slice(from, from + EXPLAIN_PAGE_SIZE) },
+  };
+}
+
+/** The explain page's document, saying so when the id is not (or no longer) in the window, one page of it. */
+export function explainPageDocument(
+  state: ServeState,
+  id: string,
+  view: ExplainView,
+  page: ExplainPage,
+): ReportDocument {
+  const doc = explainToDocument(pageView(view, page));
+  if (view.report.entries.length > 0) {
+    if (page.pages === 1) return doc;
+    const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;
+    const to = Math.min(view.report.entries.length, from + EXPLAIN_PAGE_SIZE);
+    const link = (n: number, text: string): Span => ({ text, href: `${page.path}?page=${n}` });
+    const nav: Block = {
+      kind: 'paragraph',
+      text: [
+        `Records ${formatCount(from + 1)}–${formatCount(to)} of ${formatCount(view.report.entries.length)}, page ${formatCount(page.number)} of ${formatCount(page.pages)}: `,
+        ...(page.number > 1 ? [link(1, 'first'), ' · ', link(page.number - 1, 'previous')] : []),
+        ...(page.number > 1 && page.number < page.pages ? [' · '] : []),
+        ...(page.number < page.pages ? [link(page.number + 1, 'next'), ' · ', link(page.pages, 'last')] : []),
+      ],
+    };
+    return [doc[0]!, nav, ...doc.slice(1), nav];
+  }
   const evicted = state.window.evicted.decisions;
   return [
     ...doc.slice(0, 1),
@@ -131,13 +201,21 @@ export function explainPageDocument(state: ServeState, id: string, view?: Explai
   ];
 }
 
-/** The JSON of one explain page (`/explain/<id>.json`). */
+/** The JSON of one explain page (`/explain/<id>.json`): the CLI's document, one page of its entries. */
 export function explainPageJson(
-  state: ServeState,
-  id: string,
+  view: ExplainView,
+  page: ExplainPage,
   schemaVersion: number,
 ): Record<string, unknown> {
-  return explainToJson(buildExplainView(state, id), schemaVersion);
+  return {
+    ...explainToJson(pageView(view, page), schemaVersion),
+    page: {
+      number: page.number,
+      pages: page.pages,
+      size: EXPLAIN_PAGE_SIZE,
+      entries: view.report.entries.length,
+    },
+  };
 }
 
 function inputOf(state: ServeState, records: InputSummary['records']): InputSummary {
@@ -147,6 +225,11 @@ function inputOf(state: ServeState, records: InputSummary['records']): InputSumm
     records,
     requests: state.counts.requests.accepted + state.counts.requests.ignored,
   };
+}
+
+/** Bytes as MiB, one decimal. */
+function formatMib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** Where `--out` goes, what it took, and, while its writes fail, that they do. */
@@ -201,8 +284,19 @@ function receiverBlocks(state: ServeState): Block[] {
         ],
         [
           'window',
-          `${countOf(window.decisions, 'decision')} of at most ${formatCount(window.config.maxDecisions)} (--max-decisions), ${countOf(window.size, 'record')} in all`,
+          `${countOf(window.decisions, 'decision')} of at most ${formatCount(window.config.maxDecisions)} (--max-decisions), ${countOf(window.size, 'record')} in all, ${formatMib(window.liveBytes)} of ${formatMib(window.config.maxBytes)} (--max-window-mb)`,
         ],
+        ...(window.stringsCut === 0
+          ? []
+          : [
+              [
+                'strings cut',
+                tone(
+                  `${formatCount(window.stringsCut)} ids, names or values longer than ${formatCount(window.config.maxString)} characters were stored cut (--max-string), each marked '… [cut from N characters, #hash]'`,
+                  'warn',
+                ),
+              ] as const,
+            ]),
         [
           'evicted',
           evicted === 0

@@ -32,6 +32,10 @@ export interface ServeRuntimeOptions {
   readonly endpoint: string;
   /** @default 100000 */
   readonly maxDecisions?: number;
+  /** @default 64 MiB */
+  readonly maxWindowBytes?: number;
+  /** @default 1024 */
+  readonly maxString?: number;
   /** @default 'auto' */
   readonly policy?: PolicyChoice;
   readonly events?: EventLogOptions;
@@ -61,9 +65,11 @@ export interface ServeRuntime {
 export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
   const stats = createReadStats();
   const builder = createTraceRecordBuilder(stats, SERVE_DEDUPE_GENERATION);
-  const window = createDecisionWindow(
-    options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions },
-  );
+  const window = createDecisionWindow({
+    ...(options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions }),
+    ...(options.maxWindowBytes === undefined ? {} : { maxBytes: options.maxWindowBytes }),
+    ...(options.maxString === undefined ? {} : { maxString: options.maxString }),
+  });
   const series = createRoutingSeries();
   const counts = createReceiverCounts();
   const state: ServeState = {

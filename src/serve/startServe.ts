@@ -18,6 +18,7 @@ import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.j
 import { createForwarder, splitForwardTarget, type Forwarder } from './forwardRequests.js';
 import { createLivePage } from './livePage.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
+import type { ReadBodyOptions } from './readRequestBody.js';
 import { createRequestGuard } from './requestGuard.js';
 import { openOutFile, type OutBacklog, type OutFile } from './outFile.js';
 import { renderServeMetrics, type ProcessFigures } from './serveMetrics.js';
@@ -38,6 +39,9 @@ export const FORWARD_FLUSH_MS = 5000;
  */
 export const OUT_FLUSH_MS = 5000;
 
+/** A page's socket idle this long (an answer nobody reads) is closed. */
+export const PAGE_SOCKET_TIMEOUT_MS = 30_000;
+
 /** The default address: this machine only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -54,9 +58,15 @@ export interface ServeOptions {
   /** Host names requests may be addressed to besides localhost, IP addresses, `host` and `uiHost`. */
   readonly allowHosts?: readonly string[];
   readonly maxDecisions?: number;
+  /** Bytes the window's records may take (`--max-window-mb`). @default DEFAULT_DECISION_WINDOW_CONFIG.maxBytes */
+  readonly maxWindowBytes?: number;
+  /** The longest string stored whole (`--max-string`). @default DEFAULT_MAX_STORED_STRING */
+  readonly maxString?: number;
   readonly maxBody?: number;
   readonly maxInFlight?: number;
   readonly bodyBudget?: number;
+  /** The slowest a body may arrive (tests shorten the grace). */
+  readonly bodyRate?: ReadBodyOptions;
   readonly out?: string;
   readonly forward?: string;
   readonly forwardHeaders?: Readonly<Record<string, string>>;
@@ -173,6 +183,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const runtime = createServeRuntime({
     endpoint,
     ...(options.maxDecisions === undefined ? {} : { maxDecisions: options.maxDecisions }),
+    ...(options.maxWindowBytes === undefined ? {} : { maxWindowBytes: options.maxWindowBytes }),
+    ...(options.maxString === undefined ? {} : { maxString: options.maxString }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.events === undefined ? {} : { events: options.events }),
     ...(options.out === undefined ? {} : { out: options.out }),
@@ -189,6 +201,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
     ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
     ...(options.bodyBudget === undefined ? {} : { bodyBudget: options.bodyBudget }),
+    ...(options.bodyRate === undefined ? {} : { bodyRate: options.bodyRate }),
     ...(out === undefined ? {} : { out }),
     ...(forward === undefined ? {} : { forward }),
   });
@@ -200,6 +213,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(options.token === undefined ? {} : { token: options.token }),
   });
   const pageServer = makeServer(options);
+  // An answer nobody reads (its socket idle that long) is let go; the page's event streams turn this off.
+  pageServer.timeout = PAGE_SOCKET_TIMEOUT_MS;
   pageServer.on('request', page.handle);
   try {
     uiPort = await listen(pageServer, uiHost, options.uiPort ?? DEFAULT_UI_PORT, '--ui-port', out);

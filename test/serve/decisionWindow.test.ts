@@ -35,7 +35,7 @@ function sharedIn(records: readonly TraceRecord[]): number {
 /** The window as a list: evict from the front until both limits hold. */
 function model(maxDecisions: number, otherPerDecision: number) {
   const kept: TraceRecord[] = [];
-  const evicted = { decisions: 0, turns: 0, misroutes: 0 };
+  const evicted = { decisions: 0, turns: 0, misroutes: 0, forBytes: 0 };
   const maxOther = Math.max(1, Math.floor(maxDecisions * otherPerDecision));
   return {
     kept,
@@ -104,7 +104,8 @@ describe('decisionWindow', () => {
   });
 
   it('a record larger than a chunk gets a chunk of its own', () => {
-    const window = createDecisionWindow({ maxDecisions: 2 });
+    // Strings stored whole here (--max-string past the record's one long string).
+    const window = createDecisionWindow({ maxDecisions: 2, maxString: 2 * CHUNK_BYTES });
     const big = rec('decision', 1, CHUNK_BYTES + 10);
     window.add(rec('decision', 0, 5));
     window.add(big);
@@ -112,14 +113,68 @@ describe('decisionWindow', () => {
     expect([...window.records()]).toEqual([big, rec('decision', 2, 5)]);
   });
 
-  it('a walk begun before more records arrive stops at what was evicted meanwhile, never yields a wrong one', () => {
+  it('a walk begun before more records arrive skips what was evicted meanwhile and visits none added, never a wrong one', () => {
     const window = createDecisionWindow({ maxDecisions: 3 });
     for (let n = 0; n < 3; n++) window.add(rec('decision', n));
     const walk = window.records()[Symbol.iterator]();
     expect(walk.next().value).toEqual(rec('decision', 0));
     window.add(rec('decision', 3)); // evicts 0, the one already seen
     window.add(rec('decision', 4)); // evicts 1, the next one
+    expect(walk.next().value).toEqual(rec('decision', 2));
     expect(walk.next().done).toBe(true);
+    // Everything it had left evicted meanwhile, and more added: it ends, visiting none of the new ones.
+    const late = window.records()[Symbol.iterator]();
+    expect(late.next().value).toEqual(rec('decision', 2));
+    for (let n = 5; n < 9; n++) window.add(rec('decision', n));
+    expect(late.next().done).toBe(true);
+  });
+
+  it('the records held never take more than maxBytes: the oldest go first whatever their count, counted apart', () => {
+    const maxBytes = 256 * 1024;
+    const window = createDecisionWindow({ maxDecisions: 100_000, maxBytes, maxString: 8192 });
+    let most = 0;
+    for (let n = 0; n < 2000; n++) {
+      // Each with a long string of its own, and one shared by none other.
+      window.add(rec('decision', n, 4000 + (n % 7) * 500, `label-${n}`));
+      most = Math.max(most, window.liveBytes);
+    }
+    expect(most).toBeLessThanOrEqual(maxBytes);
+    expect(window.decisions).toBeLessThan(2000);
+    expect(window.decisions).toBeGreaterThan(20);
+    expect(window.evicted.decisions).toBe(2000 - window.decisions);
+    expect(window.evicted.forBytes).toBe(window.evicted.decisions);
+    // Newest kept, in order.
+    const kept = [...window.records()].map((r) => (r as unknown as { n: number }).n);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 2000 - kept.length + i));
+  });
+
+  it('the shared strings count toward maxBytes too: many distinct short strings cannot grow it past the limit', () => {
+    const maxBytes = 64 * 1024;
+    const window = createDecisionWindow({ maxDecisions: 100_000, maxBytes });
+    for (let n = 0; n < 5000; n++) {
+      const r = {
+        ...rec('decision', n),
+        names: Array.from({ length: 20 }, (_, i) => `s${n}-${i}`.padEnd(60, 'z')),
+      };
+      window.add(r as unknown as TraceRecord);
+      expect(window.liveBytes).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(window.evicted.forBytes).toBeGreaterThan(0);
+  });
+
+  it('a string longer than maxString is stored cut, marked and counted; two that share their start stay two', () => {
+    const window = createDecisionWindow({ maxDecisions: 10, maxString: 100 });
+    const start = 'c'.repeat(5000);
+    window.add({ ...rec('decision', 0), conversationId: `${start}A` } as unknown as TraceRecord);
+    window.add({ ...rec('decision', 1), conversationId: `${start}B` } as unknown as TraceRecord);
+    window.add({ ...rec('decision', 2), conversationId: 'short' } as unknown as TraceRecord);
+    const ids = [...window.records()].map((r) => (r as unknown as { conversationId: string }).conversationId);
+    expect(ids[0]).toMatch(/^c+… \[cut from 5001 characters, #[0-9a-f]{8}\]$/);
+    expect(ids[0]!.length).toBeLessThanOrEqual(100);
+    expect(ids[1]!.length).toBeLessThanOrEqual(100);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(ids[2]).toBe('short');
+    expect(window.stringsCut).toBe(2);
   });
 
   it('refuses a limit that is not a whole number from 1', () => {

@@ -254,30 +254,92 @@ describe('requests no exporter sends', () => {
     ).toBe(415);
   });
 
-  it('past the requests in flight it answers 429 with Retry-After, and takes the next one after', async () => {
-    running = await startTestServe({ maxInFlight: 1 });
-    // A request that sends its headers and part of its body, then waits.
-    const slow = request(`${running.endpoint}/v1/traces`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': '100' },
-    });
-    slow.on('error', () => {});
-    slow.write('{"resourceSpans"');
-    await until(() => running!.inFlight === 1);
-    const busy = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
-      'content-type': 'application/json',
-    });
-    expect(busy.status).toBe(429);
-    expect(busy.headers.get('retry-after')).toBe('1');
-    slow.destroy();
-    await until(() => running!.inFlight === 0);
-    expect(
-      (
-        await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
-          'content-type': 'application/json',
-        })
-      ).status,
-    ).toBe(200);
+  it('past the requests being processed it answers 429 with Retry-After, and takes the next one after', async () => {
+    // The one slot is held by a request whose --out line waits for a pipe nobody reads yet.
+    const dir = mkdtempSync(join(tmpdir(), 'rs-serve-slot-'));
+    const fifo = join(dir, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      running = await startTestServe({ maxInFlight: 1, out: fifo });
+      const big = JSON.stringify({ resourceSpans: [], pad: 'x'.repeat(200_000) });
+      let first = 0;
+      const held = post(`${running.endpoint}/v1/traces`, big, { 'content-type': 'application/json' }).then(
+        (r) => (first = r.status),
+      );
+      await until(() => running!.out!.backlog.requests === 1, 'the first request to wait for the pipe');
+      const busy = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+        'content-type': 'application/json',
+      });
+      expect(busy.status).toBe(429);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      const chunk = Buffer.alloc(65536);
+      await until(() => {
+        try {
+          while (readSync(reader, chunk) > 0);
+        } catch {
+          // EAGAIN: nothing to read right now.
+        }
+        return first !== 0;
+      }, 'the first request to be answered');
+      await held;
+      expect(first).toBe(200);
+      const next = post(`${running.endpoint}/v1/traces`, '{"resourceSpans":[]}', {
+        'content-type': 'application/json',
+      });
+      await until(() => {
+        try {
+          while (readSync(reader, chunk) > 0);
+        } catch {
+          // EAGAIN
+        }
+        return running!.runtime.state.counts.requests.accepted === 2;
+      }, 'the next request to be taken');
+      expect((await next).status).toBe(200);
+      const closing = running.close();
+      await until(() => {
+        try {
+          while (readSync(reader, chunk) > 0);
+        } catch {
+          // EAGAIN
+        }
+        return running!.inFlight === 0;
+      }, 'serve to stop');
+      await closing;
+      running = undefined;
+    } finally {
+      closeSync(reader);
+    }
+  });
+
+  it('forty senders trickling their bodies hold no slot: the real exporter is answered 200 meanwhile, and they get 408', async () => {
+    running = await startTestServe({ maxInFlight: 4, bodyRate: { graceMs: 400 } });
+    const url = new URL(running.endpoint);
+    const answers: Promise<string>[] = [];
+    const sockets: ReturnType<typeof connect>[] = [];
+    for (let i = 0; i < 40; i++)
+      answers.push(
+        new Promise<string>((resolve) => {
+          const socket = connect(Number(url.port), url.hostname, () => {
+            socket.write(
+              'POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+            );
+          });
+          sockets.push(socket);
+          let got = '';
+          socket.on('data', (d) => (got += d.toString()));
+          socket.on('close', () => resolve(got));
+          socket.on('error', () => resolve(got));
+        }),
+      );
+    await until(() => running!.inFlight === 40, 'the forty to be read');
+    const kinds = await exportDecisions(running.endpoint, 30, 'json');
+    expect(kinds).toHaveLength(30);
+    expect(running.runtime.state.counts.decisionsReceived).toBe(30);
+    for (const got of await Promise.all(answers)) expect(got).toMatch(/^HTTP\/1\.1 408/);
+    // Refused: the forty, with 408; never the exporter (a 429 would count here too).
+    expect(running.runtime.state.counts.requests.refused).toBe(40);
+    for (const socket of sockets) socket.destroy();
   });
 
   it('nothing already kept is lost to garbage, a wrong type, an oversize body, a gzip bomb or a slow client', async () => {

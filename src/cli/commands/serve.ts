@@ -20,6 +20,7 @@ import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { formatCount } from '../../report/formatValues.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../../trace/formats/readAgentfootprintEvent.js';
 import { DEFAULT_DECISION_WINDOW_CONFIG } from '../../serve/decisionWindow.js';
+import { MIN_STORED_STRING } from '../../serve/cutString.js';
 import { DEFAULT_MAX_BODY } from '../../serve/otlpReceiver.js';
 import type { OutBacklog } from '../../serve/outFile.js';
 import {
@@ -94,6 +95,19 @@ export const serveCommand: CliCommand & {
         default: DEFAULT_DECISION_WINDOW_CONFIG.maxDecisions,
         describe: 'decisions kept, newest first; older ones are evicted and counted (/metrics counts all)',
       })
+      .option('max-window-mb', {
+        type: 'number',
+        requiresArg: true,
+        default: DEFAULT_DECISION_WINDOW_CONFIG.maxBytes / MIB,
+        describe:
+          'MiB the window may hold, packed; past it the oldest records are evicted whatever their count',
+      })
+      .option('max-string', {
+        type: 'number',
+        requiresArg: true,
+        default: DEFAULT_DECISION_WINDOW_CONFIG.maxString,
+        describe: 'longest id, name or value stored whole; longer ones are cut (marked, counted)',
+      })
       .option('max-body', {
         type: 'number',
         requiresArg: true,
@@ -152,6 +166,8 @@ export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptio
   if (port !== 0 && port === uiPort) throw new UsageError('--port and --ui-port must differ');
   const maxDecisions = readInteger(args, 'maxDecisions', '--max-decisions', 1, 10_000_000);
   const maxBodyMib = readInteger(args, 'maxBody', '--max-body', 1, 1024);
+  const maxWindowMib = readInteger(args, 'maxWindowMb', '--max-window-mb', 1, 65_536);
+  const maxString = readInteger(args, 'maxString', '--max-string', MIN_STORED_STRING, 1024 * 1024);
   const tokenArg = args.token === undefined ? ctx.io.env[SERVE_TOKEN_ENV] : String(args.token);
   if (tokenArg !== undefined && tokenArg.trim() === '')
     throw new UsageError(
@@ -178,6 +194,8 @@ export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptio
     schemaVersion: JSON_SCHEMA_VERSION,
     ...(tokenArg === undefined ? {} : { token: tokenArg }),
     ...(maxDecisions === undefined ? {} : { maxDecisions }),
+    ...(maxWindowMib === undefined ? {} : { maxWindowBytes: maxWindowMib * MIB }),
+    ...(maxString === undefined ? {} : { maxString }),
     ...(maxBodyMib === undefined ? {} : { maxBody: maxBodyMib * MIB }),
     ...(out === undefined ? {} : { out }),
     ...(args.forward === undefined ? {} : { forward: String(args.forward) }),
@@ -245,7 +263,7 @@ function describeStart(running: RunningServe, options: ServeOptions): string {
     `  event logs  ${running.endpoint}/agentfootprint/events   (POST JSON lines)`,
     `  live page   ${running.pageUrl}`,
     `  metrics     ${running.metricsUrl}`,
-    `  window      the newest ${formatCount(window)} decisions (--max-decisions); /metrics counts all`,
+    `  window      the newest ${formatCount(window)} decisions (--max-decisions), at most ${formatCount(running.runtime.window.config.maxBytes / MIB)} MiB (--max-window-mb); /metrics counts all`,
     ...(options.out === undefined ? [] : [`  writing     ${escapeControlChars(options.out)} (appended)`]),
     ...(running.forward === undefined ? [] : [`  forwarding  ${escapeControlChars(running.forward.target)}`]),
     ...(options.token === undefined ? [] : ['  token       required (Authorization: Bearer …)']),
@@ -260,7 +278,7 @@ export function describeStop(running: RunningServe, unwritten?: Readonly<OutBack
   const r = counts.requests;
   const lines = [
     `routescope serve stopped: ${formatCount(counts.decisionsReceived)} routing decisions received in ${formatCount(r.accepted)} requests (${formatCount(counts.items)} spans and event lines)`,
-    `  kept        ${formatCount(window.decisions)} decisions in the window; ${formatCount(window.evicted.decisions)} evicted, oldest first (--max-decisions ${formatCount(window.config.maxDecisions)})`,
+    `  kept        ${formatCount(window.decisions)} decisions in the window; ${formatCount(window.evicted.decisions)} evicted, oldest first (--max-decisions ${formatCount(window.config.maxDecisions)}${window.evicted.forBytes > 0 ? `; ${formatCount(window.evicted.forBytes)} records for --max-window-mb ${formatCount(window.config.maxBytes / MIB)}` : ''})${window.stringsCut > 0 ? `; ${formatCount(window.stringsCut)} strings cut (--max-string ${formatCount(window.config.maxString)})` : ''}`,
     `  refused     ${formatCount(r.invalid)} requests unreadable or misaddressed, ${formatCount(r.refused)} refused (busy, too large, unauthenticated, another site, --out not writing, stopping), ${formatCount(r.ignored)} ignored (metrics, logs)`,
     `  unreadable  ${formatCount(counts.rejectedItems)} spans or lines could not be read${stats.problems.length > 0 ? `; the first: ${escapeControlChars(stats.problems[0]!.reason)}` : ''}`,
   ];

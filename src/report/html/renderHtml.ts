@@ -133,7 +133,8 @@ export function inlineHtml(value: Inline): string {
   return spansFor(value, 'html').map(spanHtml).join('');
 }
 
-const SAFE_LINK = /^https?:\/\//i;
+// http(s) addresses, and paths of the page's own site (serve's pages link each other); never `//host`.
+const SAFE_LINK = /^(?:https?:\/\/|\/(?![/\\]))/i;
 
 const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 
