@@ -3,7 +3,7 @@
  *
  * `serve` reads nothing its own way. An OTLP/JSON request is read as a line of a file is: through the fast path
  * (fastPath/readWithoutParsing, which parses only the routing spans of a request in the exporters' plain
- * shape), else parsed whole and read by readJsonTraceValue. A protobuf one goes through decodeOtlpProtoRequest,
+ * shape), else parsed whole and read by readJsonTraceValue. A protobuf one goes through decodeOtlpProtoSteps (a slice at a time),
  * and an agentfootprint event log (JSON lines) through readOneInput. All of them go through the one record
  * builder the server keeps, so a span an exporter retried counts once, exactly as a span written twice into
  * files does. What the body held is told back for the OTLP response: spans accepted, and spans rejected (a
@@ -18,7 +18,7 @@
  */
 import { InputError } from '../trace/inputError.js';
 import { classifySpan, type SpanOutcome, type TraceRecordBuilder } from '../trace/buildTraceRecords.js';
-import { decodeOtlpProtoRequest, ProtoWireError } from '../trace/formats/decodeOtlpProto.js';
+import { decodeOtlpProtoSteps, ProtoWireError } from '../trace/formats/decodeOtlpProto.js';
 import type { FileContext } from '../trace/formats/fileContext.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
@@ -27,6 +27,7 @@ import { readOneInput } from '../trace/formats/readOneInput.js';
 import { addReadCounts, countProblems, createReadStats } from '../trace/readStats.js';
 import type { ReadStats } from '../trace/types.js';
 import type { TraceRecord } from '../record/types.js';
+import { createSlicer } from './sliceWork.js';
 
 /** What a body is, by its route and content type. */
 export type PayloadKind = 'otlp-json' | 'otlp-protobuf' | 'event-log';
@@ -76,9 +77,16 @@ export async function ingestPayload(
   const source = { file: label, line: 0 };
   try {
     switch (kind) {
-      case 'otlp-protobuf':
-        decodeOtlpProtoRequest(body, source, local.builder, out);
+      case 'otlp-protobuf': {
+        // A slice at a time: 16 MiB of tiny spans is millions of them.
+        const slicer = createSlicer(undefined, 1);
+        const steps = decodeOtlpProtoSteps(body, source, local.builder, out);
+        while (steps.next().done !== true) {
+          const pause = slicer.pause();
+          if (pause !== undefined) await pause;
+        }
         break;
+      }
       case 'otlp-json': {
         // A file's line goes the same way: the fast path parses only the routing spans of a request in the
         // exporters' plain shape; anything else (or any doubt) is parsed whole.

@@ -55,6 +55,9 @@ export const MAX_EXPLAIN_RENDERS = 2;
 /** Explain views kept, the most recently asked. */
 export const MAX_KEPT_EXPLAINS = 16;
 
+/** Explained records the kept views may hold together (one conversation of 10,000, or many small ones). */
+export const MAX_KEPT_EXPLAIN_ENTRIES = 10_000;
+
 /** Answers being sent at once (event streams aside); a further request is 503 with Retry-After. */
 export const MAX_OPEN_ANSWERS = 32;
 
@@ -168,7 +171,10 @@ export function createLivePage(options: LivePageOptions): LivePage {
     return k.json;
   };
 
-  /** Explain views by id, kept like the window's (at most MAX_KEPT_EXPLAINS, the least recently asked go). */
+  /**
+   * Explain views by id, kept like the window's: at most MAX_KEPT_EXPLAINS, holding MAX_KEPT_EXPLAIN_ENTRIES
+   * records together (the one just made aside), the least recently asked going first.
+   */
   const explains = new Map<string, KeptView<ExplainView> | Promise<KeptView<ExplainView>>>();
   let explaining = 0;
   const explainView = async (id: string): Promise<KeptView<ExplainView> | 'busy'> => {
@@ -197,6 +203,16 @@ export function createLivePage(options: LivePageOptions): LivePage {
     try {
       const k = await made;
       if (explains.get(id) === made) explains.set(id, k);
+      // The least recently asked go until what is kept holds at most MAX_KEPT_EXPLAIN_ENTRIES records.
+      let entries = 0;
+      for (const kept of explains.values())
+        if (!(kept instanceof Promise)) entries += kept.view.report.entries.length;
+      for (const [other, kept] of explains) {
+        if (entries <= MAX_KEPT_EXPLAIN_ENTRIES) break;
+        if (other === id || kept instanceof Promise) continue;
+        entries -= kept.view.report.entries.length;
+        explains.delete(other);
+      }
       return k;
     } catch (error) {
       if (explains.get(id) === made) explains.delete(id);

@@ -272,16 +272,30 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         log(`${label}: ${reason}`);
         answer(res, status, encoding, statusResponse(encoding, RPC_CODE.invalidArgument, reason));
       };
-      // One reading decides everything: nothing is counted or kept until the body is, whole.
+      // One reading decides everything: nothing is counted or kept until the body is, whole. The `--out` line
+      // is made first (a protobuf body that cannot be one is refused before it is decoded at all).
+      const line = options.out === undefined ? undefined : await outLineOf(kind, body.body, maxBody);
+      if (line?.kind === 'too-large') return invalid(line.reason, 413);
+      if (line?.kind === 'invalid') return invalid(line.reason);
       const outcome = await ingestPayload(kind, body.body, label, runtime.ingest);
       if (outcome.kind === 'invalid') return invalid(outcome.reason);
       const { reading } = outcome;
-      if (options.out !== undefined) {
-        const line = await outLineOf(kind, body.body, maxBody);
-        if (line.kind === 'too-large') return invalid(line.reason, 413);
-        if (line.kind === 'invalid') return invalid(line.reason);
+      if (options.out !== undefined && line !== undefined) {
+        // A line made anew (protobuf as JSON) is held until written: it counts against the bytes in flight.
+        if (line.made > 0) {
+          if (!budget.take(line.made))
+            return refuse(
+              res,
+              429,
+              encoding,
+              RPC_CODE.resourceExhausted,
+              'the receiver holds as many bytes as it takes at once: retry shortly',
+              retryLater,
+            );
+          held += line.made;
+        }
         try {
-          await options.out.write(line.bytes, reading.items);
+          await options.out.write(line.parts, reading.items);
         } catch (error) {
           return refuse(
             res,

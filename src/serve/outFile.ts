@@ -42,8 +42,11 @@ export interface OutFile {
   readonly path: string;
   /** Whether a request may try to write now (read before its body). */
   admit(): OutAdmission;
-  /** Write one request's line (`items` spans or events); resolves once it is all written, else OutWriteError. */
-  write(line: Buffer, items: number): Promise<void>;
+  /**
+   * Write one request's line, given in parts (`items` spans or events); resolves once it is all written, else
+   * OutWriteError.
+   */
+  write(line: readonly Buffer[], items: number): Promise<void>;
   /** More than the high-water mark waits to be written. */
   readonly backedUp: boolean;
   /** Requests and bytes written whole. */
@@ -70,7 +73,8 @@ export interface OutFileOptions {
 }
 
 interface Job {
-  readonly line: Buffer;
+  readonly line: readonly Buffer[];
+  readonly bytes: number;
   readonly items: number;
   resolve(): void;
   reject(error: OutWriteError): void;
@@ -102,7 +106,7 @@ export async function openOutFile(path: string, options: OutFileOptions = {}): P
   const done = (job: Job): void => {
     backlog.requests--;
     backlog.items -= job.items;
-    backlog.bytes -= job.line.length;
+    backlog.bytes -= job.bytes;
   };
   const fail = (error: unknown): void => {
     errors++;
@@ -121,9 +125,10 @@ export async function openOutFile(path: string, options: OutFileOptions = {}): P
       job.reject(refused);
     }
   };
-  const writeAll = async (line: Buffer): Promise<void> => {
+  const writeAll = async (line: readonly Buffer[]): Promise<void> => {
     if (failing !== undefined) await sink.repair();
-    await sink.write(line);
+    for (const part of line) await sink.write(part);
+    sink.wroteLine();
   };
   const pump = async (): Promise<void> => {
     if (writing) return;
@@ -146,7 +151,7 @@ export async function openOutFile(path: string, options: OutFileOptions = {}): P
         refusedWhileFailing = 0;
       }
       written.requests++;
-      written.bytes += job.line.length;
+      written.bytes += job.bytes;
       done(job);
       job.resolve();
     }
@@ -171,10 +176,12 @@ export async function openOutFile(path: string, options: OutFileOptions = {}): P
     write(line, items) {
       if (closed) return Promise.reject(new OutWriteError('--out is closed: serve is stopping'));
       return new Promise<void>((resolve, reject) => {
-        queue.push({ line, items, resolve, reject });
+        let bytes = 0;
+        for (const part of line) bytes += part.length;
+        queue.push({ line, bytes, items, resolve, reject });
         backlog.requests++;
         backlog.items += items;
-        backlog.bytes += line.length;
+        backlog.bytes += bytes;
         void pump();
       });
     },
@@ -218,8 +225,10 @@ export async function openOutFile(path: string, options: OutFileOptions = {}): P
 
 /** Where the lines go: a file (or device) written through the thread pool, or a FIFO through the event loop. */
 interface Sink {
-  /** Write all of `line`; rejects with the error a write failed with. */
-  write(line: Buffer): Promise<void>;
+  /** Write all of `bytes`; rejects with the error a write failed with. */
+  write(bytes: Buffer): Promise<void>;
+  /** The parts written since the last line were one whole line. */
+  wroteLine(): void;
   /** Cut away what a failed write may have left (a regular file: back to the lines written whole). */
   repair(): Promise<void>;
   close(): Promise<void>;
@@ -231,16 +240,22 @@ async function openFileSink(path: string, regular: boolean): Promise<Sink> {
   const handle = await open(path, 'a');
   // The size of the lines written whole: a failed write is cut back to it.
   let goodSize = regular ? (await handle.stat()).size : 0;
+  let pending = 0;
   return {
-    async write(line) {
+    async write(bytes) {
       let offset = 0;
-      while (offset < line.length) {
-        const { bytesWritten } = await handle.write(line, offset, line.length - offset);
+      while (offset < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
         offset += bytesWritten;
       }
-      goodSize += line.length;
+      pending += bytes.length;
+    },
+    wroteLine() {
+      goodSize += pending;
+      pending = 0;
     },
     async repair() {
+      pending = 0;
       if (regular) await handle.truncate(goodSize);
     },
     async close() {
@@ -275,10 +290,10 @@ function openPipeSink(path: string): Sink {
     failure ??= error;
   });
   return {
-    write(line) {
+    write(bytes) {
       return new Promise<void>((resolve, reject) => {
         if (failure !== undefined) return reject(failure);
-        socket.write(line, (error) => {
+        socket.write(bytes, (error) => {
           if (error !== undefined && error !== null) reject(error);
           else if (abandoned) reject(new Error('given up at the stop'));
           else if (failure !== undefined) reject(failure);
@@ -286,6 +301,7 @@ function openPipeSink(path: string): Sink {
         });
       });
     },
+    wroteLine() {},
     async repair() {
       // A pipe keeps no partial line of ours: a failed write leaves the reader at EPIPE.
       if (failure !== undefined) throw failure;

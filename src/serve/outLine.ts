@@ -11,6 +11,7 @@
  * their size in JSON), its writing paused between spans whenever it has held the event loop for a slice
  * (sliceWork). No I/O.
  */
+import { countOtlpProtoSpans } from '../trace/formats/decodeOtlpProto.js';
 import { OutFormTooLarge, writeOtlpJson } from '../trace/formats/otlpProtoToJson.js';
 import { ProtoWireError } from '../trace/formats/protoWire.js';
 import type { PayloadKind } from './ingestPayload.js';
@@ -18,34 +19,50 @@ import { createSlicer } from './sliceWork.js';
 
 /** The line for one body, or why there is none. */
 export type OutLine =
-  | { readonly kind: 'ok'; readonly bytes: Buffer }
+  | {
+      readonly kind: 'ok';
+      /** The line, in parts written one after the other (the body itself where it can be, never copied). */
+      readonly parts: readonly Buffer[];
+      /** Bytes of those parts made anew (not the body's own): what the line adds to the bytes held. */
+      readonly made: number;
+    }
   | { readonly kind: 'too-large'; readonly reason: string }
   | { readonly kind: 'invalid'; readonly reason: string };
 
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
+const NEWLINE = Buffer.from('\n');
+
+/** The fewest characters one span takes as OTLP/JSON, its comma included. */
+const MIN_SPAN_CHARS = '{"attributes":[],"events":[],"links":[]},'.length;
 
 /** Make the `--out` line of one body (read and staged already). */
 export async function outLineOf(kind: PayloadKind, body: Buffer, maxChars: number): Promise<OutLine> {
   if (kind === 'event-log') {
     const ends = body.length === 0 || body[body.length - 1] === LF;
-    return { kind: 'ok', bytes: ends ? body : Buffer.concat([body, Buffer.from('\n')]) };
+    return { kind: 'ok', parts: ends ? [body] : [body, NEWLINE], made: 0 };
   }
   if (kind === 'otlp-json') {
-    let line: Buffer = body;
-    if (body.indexOf(LF) !== -1 || body.indexOf(CR) !== -1) {
-      line = Buffer.from(body);
-      for (let i = 0; i < line.length; i++) if (line[i] === LF || line[i] === CR) line[i] = SPACE;
-    }
-    return { kind: 'ok', bytes: Buffer.concat([line, Buffer.from('\n')]) };
+    if (body.indexOf(LF) === -1 && body.indexOf(CR) === -1)
+      return { kind: 'ok', parts: [body, NEWLINE], made: 0 };
+    const line = Buffer.from(body);
+    for (let i = 0; i < line.length; i++) if (line[i] === LF || line[i] === CR) line[i] = SPACE;
+    return { kind: 'ok', parts: [line, NEWLINE], made: line.length };
   }
   try {
+    // Every span is at least `{"attributes":[],"events":[],"links":[]},` as OTLP/JSON: counted on the wire
+    // first (no object made), a body of millions of empty spans is refused before any is written.
+    const spans = countOtlpProtoSpans(body);
+    if (spans * MIN_SPAN_CHARS > maxChars) throw new OutFormTooLarge(maxChars);
     const writing = writeOtlpJson(body, maxChars);
     const slicer = createSlicer(undefined, 1);
     for (;;) {
       const step = writing.next();
-      if (step.done === true) return { kind: 'ok', bytes: Buffer.from(`${step.value}\n`) };
+      if (step.done === true) {
+        const line = Buffer.from(`${step.value}\n`);
+        return { kind: 'ok', parts: [line], made: line.length };
+      }
       const pause = slicer.pause();
       if (pause !== undefined) await pause;
     }

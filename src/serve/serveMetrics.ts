@@ -17,6 +17,9 @@ export interface ProcessFigures {
   readonly heapTotalBytes: number;
   readonly externalBytes: number;
   readonly cpuSeconds: number;
+  /** The longest the event loop was held (a timer late) since the previous scrape, and the 99th percentile, in seconds. */
+  readonly eventLoopDelayMaxSeconds?: number;
+  readonly eventLoopDelayP99Seconds?: number;
 }
 
 /** The whole `/metrics` body. */
@@ -142,6 +145,20 @@ export function renderServeMetrics(
     family('nodejs_external_memory_bytes', 'gauge', 'Memory outside the V8 heap (buffers), in bytes.', [
       ['', proc.externalBytes],
     ]);
+    if (proc.eventLoopDelayMaxSeconds !== undefined) {
+      family(
+        'nodejs_eventloop_lag_max_seconds',
+        'gauge',
+        'The longest event loop delay since the previous scrape, in seconds.',
+        [['', proc.eventLoopDelayMaxSeconds]],
+      );
+      family(
+        'nodejs_eventloop_lag_p99_seconds',
+        'gauge',
+        'The 99th percentile of event loop delay since the previous scrape, in seconds.',
+        [['', proc.eventLoopDelayP99Seconds ?? 0]],
+      );
+    }
   }
   return runtime.series.render() + `${lines.join('\n')}\n`;
 }

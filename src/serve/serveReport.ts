@@ -124,8 +124,12 @@ export function serveToJson(
 /** Explained records one explain page shows (a conversation of 10,000 decisions is 100 pages, not one). */
 export const EXPLAIN_PAGE_SIZE = 100;
 
-/** Records of one id an explain over the window keeps (past it, counted as not kept). */
-export const SERVE_EXPLAIN_MAX_RECORDS = 10_000;
+/**
+ * Records of one id an explain over the window keeps (20 pages; past it, counted as not kept: `routescope explain`
+ * over the `--out` file has them all). Explaining them is one step that cannot be sliced (counterfactuals per
+ * decision): 2,000 keep it near 100 ms, and five such views fill the page's explain cache.
+ */
+export const SERVE_EXPLAIN_MAX_RECORDS = 2000;
 
 /** `explain` of one id over the window, replayed a slice at a time. */
 export async function buildExplainView(
@@ -170,7 +174,21 @@ export function explainPageDocument(
   view: ExplainView,
   page: ExplainPage,
 ): ReportDocument {
-  const doc = explainToDocument(pageView(view, page));
+  const full = explainToDocument(pageView(view, page));
+  const doc: ReportDocument =
+    view.report.truncated === 0
+      ? full
+      : [
+          full[0]!,
+          {
+            kind: 'paragraph',
+            text: tone(
+              `serve explains the first ${formatCount(SERVE_EXPLAIN_MAX_RECORDS)} records of one id; ${formatCount(view.report.truncated)} more are in the window${state.out === undefined ? '' : ', and routescope explain over the --out file shows them all'}.`,
+              'warn',
+            ),
+          },
+          ...full.slice(1),
+        ];
   if (view.report.entries.length > 0) {
     if (page.pages === 1) return doc;
     const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;

@@ -13,6 +13,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { createForwarder, splitForwardTarget, type Forwarder } from './forwardRequests.js';
@@ -192,11 +193,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(forward === undefined ? {} : { forward: forward.target, forwarded: forward.counts }),
   });
   touch = runtime.touch;
+  // How long the event loop is held: what a scrape, a page or an exporter waits behind.
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
   const receiver = createOtlpReceiver({
     runtime,
     guard,
     log: options.log,
-    metrics: () => renderServeMetrics(runtime, out, forward, processFigures()),
+    metrics: () => renderServeMetrics(runtime, out, forward, processFigures(delay)),
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
     ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
@@ -220,6 +224,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     uiPort = await listen(pageServer, uiHost, options.uiPort ?? DEFAULT_UI_PORT, '--ui-port', out);
   } catch (error) {
     page.close();
+    delay.disable();
     await closeServer(receiverServer);
     throw error;
   }
@@ -236,6 +241,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     },
     close() {
       closed ??= (async () => {
+        delay.disable();
         const outFlushMs = options.outFlushMs ?? OUT_FLUSH_MS;
         const outDeadline = Date.now() + outFlushMs;
         const drained = receiver.drain(outFlushMs);
@@ -254,7 +260,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   };
 }
 
-function processFigures(): ProcessFigures {
+function processFigures(delay: IntervalHistogram): ProcessFigures {
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
   return {
@@ -263,7 +269,20 @@ function processFigures(): ProcessFigures {
     heapTotalBytes: memory.heapTotal,
     externalBytes: memory.external,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    ...eventLoopDelay(delay),
   };
+}
+
+/** The event loop's delay since the previous scrape (then the histogram starts again, as prom-client's does). */
+function eventLoopDelay(
+  delay: IntervalHistogram,
+): Pick<ProcessFigures, 'eventLoopDelayMaxSeconds' | 'eventLoopDelayP99Seconds'> {
+  const figures =
+    delay.count === 0
+      ? { eventLoopDelayMaxSeconds: 0, eventLoopDelayP99Seconds: 0 }
+      : { eventLoopDelayMaxSeconds: delay.max / 1e9, eventLoopDelayP99Seconds: delay.percentile(99) / 1e9 };
+  delay.reset();
+  return figures;
 }
 
 function makeServer(options: ServeOptions): Server {

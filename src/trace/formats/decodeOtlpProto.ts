@@ -163,20 +163,25 @@ function readSpan(r: WireReader): ProtoSpan {
   return span;
 }
 
-function readScopeSpans(
+/** Spans read between two pauses of decodeOtlpProtoSteps. */
+const SPANS_PER_STEP = 256;
+
+function* readScopeSpans(
   r: WireReader,
   resource: () => ResourceView,
   source: RecordSource,
   builder: TraceRecordBuilder,
   out: TraceRecord[],
-): void {
+): Generator<void, void, void> {
   let plain = 0;
+  let read = 0;
   while (!r.done) {
     const [field, wire] = r.tag();
     if (field !== 2 || wire !== WIRE_LEN) {
       r.skip(wire);
       continue;
     }
+    if (++read % SPANS_PER_STEP === 0) yield;
     const span = readSpan(r.sub());
     const candidate = isRoutingCandidate(
       span.name,
@@ -189,12 +194,12 @@ function readScopeSpans(
   if (plain > 0) builder.countPlainSpans(plain);
 }
 
-function readResourceSpans(
+function* readResourceSpans(
   r: WireReader,
   source: RecordSource,
   builder: TraceRecordBuilder,
   out: TraceRecord[],
-): void {
+): Generator<void, void, void> {
   // The resource may follow its scope spans on the wire: find it first, then read the spans.
   let resourceAt: [number, number] | undefined;
   const scopes: Array<[number, number]> = [];
@@ -210,7 +215,28 @@ function readResourceSpans(
       resourceAt === undefined
         ? { service: undefined, attributes: new Map() }
         : readResource(new WireReader(r.buf, resourceAt[0], resourceAt[1])));
-  for (const [s, e] of scopes) readScopeSpans(new WireReader(r.buf, s, e), getResource, source, builder, out);
+  for (const [s, e] of scopes)
+    yield* readScopeSpans(new WireReader(r.buf, s, e), getResource, source, builder, out);
+}
+
+/**
+ * Read one serialized ExportTraceServiceRequest as decodeOtlpProtoRequest does, pausing (yielding) every few
+ * hundred spans, so a caller can give its event loop back between steps (serve does). Throws ProtoWireError if
+ * malformed.
+ */
+export function* decodeOtlpProtoSteps(
+  bytes: Uint8Array,
+  source: RecordSource,
+  builder: TraceRecordBuilder,
+  out: TraceRecord[],
+): Generator<void, void, void> {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new WireReader(buf, 0, buf.length);
+  while (!r.done) {
+    const [field, wire] = r.tag();
+    if (field === 1 && wire === WIRE_LEN) yield* readResourceSpans(r.sub(), source, builder, out);
+    else r.skip(wire);
+  }
 }
 
 /** Read one serialized ExportTraceServiceRequest, pushing records to `out`; throws ProtoWireError if malformed. */
@@ -220,13 +246,8 @@ export function decodeOtlpProtoRequest(
   builder: TraceRecordBuilder,
   out: TraceRecord[],
 ): void {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = new WireReader(buf, 0, buf.length);
-  while (!r.done) {
-    const [field, wire] = r.tag();
-    if (field === 1 && wire === WIRE_LEN) readResourceSpans(r.sub(), source, builder, out);
-    else r.skip(wire);
-  }
+  const steps = decodeOtlpProtoSteps(bytes, source, builder, out);
+  while (steps.next().done !== true);
 }
 
 /**
