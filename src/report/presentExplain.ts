@@ -71,7 +71,11 @@ function entryToJson(e: ExplainEntry): Record<string, unknown> {
 }
 
 /** The document of `routescope explain`. */
-export function explainToDocument(v: ExplainView): ReportDocument {
+export function explainToDocument(
+  v: ExplainView,
+  /** Turn routes and misroute marks of the whole report, when `v` holds one page of its entries. */
+  totals?: { readonly turns: number; readonly marks: number },
+): ReportDocument {
   const r = v.report;
   const blocks: Block[] = [{ kind: 'title', text: `routescope explain ${r.target}` }];
   if (r.entries.length === 0) {
@@ -83,8 +87,8 @@ export function explainToDocument(v: ExplainView): ReportDocument {
     return blocks;
   }
   const what = r.matchedBy.map((m) => (m === 'trace' ? 'trace id' : 'conversation id')).join(' and ');
-  const turns = r.entries.filter((e) => e.kind === 'turn').length;
-  const marks = r.entries.filter((e) => e.kind === 'misroute').length;
+  const turns = totals?.turns ?? r.entries.filter((e) => e.kind === 'turn').length;
+  const marks = totals?.marks ?? r.entries.filter((e) => e.kind === 'misroute').length;
   const found = [
     countOf(r.decisions, 'routing decision'),
     ...(turns > 0 ? [countOf(turns, 'turn route')] : []),

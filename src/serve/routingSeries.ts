@@ -72,6 +72,10 @@ export function formatSampleValue(x: number): string {
 export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): RoutingSeries {
   const series = new Map<string, Series>();
   let overflow = 0;
+  // The exposition is made again only after a decision was counted: 10,000 sets are 200,000 lines, and
+  // Prometheus (or anyone) may scrape far more often than decisions arrive.
+  let changes = 0;
+  let rendered: { changes: number; text: string } | undefined;
   const bounds = DEFAULT_GAP_HISTOGRAM_BOUNDARIES;
 
   const labelsOf = (d: DecisionRecord): string =>
@@ -88,6 +92,7 @@ export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): Rou
 
   return {
     add(d) {
+      changes++;
       // Found by the label values, each after its length (so no two sets share a key, whatever they hold);
       // the escaped label text is made once, for a new set.
       const router = nonEmpty(d.router);
@@ -112,6 +117,7 @@ export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): Rou
       }
     },
     render() {
+      if (rendered?.changes === changes) return rendered.text;
       const out: string[] = [
         `# HELP ${PROM_ROUTING_DECISIONS_TOTAL} Tier-2 routing decisions received by routescope serve.`,
         `# TYPE ${PROM_ROUTING_DECISIONS_TOTAL} counter`,
@@ -137,7 +143,8 @@ export function createRoutingSeries(maxSeries: number = MAX_ROUTING_SERIES): Rou
         `# TYPE ${PROM_SERVE_SERIES_OVERFLOW_TOTAL} counter`,
         `${PROM_SERVE_SERIES_OVERFLOW_TOTAL} ${overflow}`,
       );
-      return `${out.join('\n')}\n`;
+      rendered = { changes, text: `${out.join('\n')}\n` };
+      return rendered.text;
     },
     get seriesCount() {
       return series.size;

@@ -174,12 +174,16 @@ export function explainPageDocument(
   view: ExplainView,
   page: ExplainPage,
 ): ReportDocument {
-  const full = explainToDocument(pageView(view, page));
+  const entries = view.report.entries;
+  const full = explainToDocument(pageView(view, page), {
+    turns: entries.filter((e) => e.kind === 'turn').length,
+    marks: entries.filter((e) => e.kind === 'misroute').length,
+  });
   const doc: ReportDocument =
     view.report.truncated === 0
       ? full
       : [
-          full[0]!,
+          ...full.slice(0, 2),
           {
             kind: 'paragraph',
             text: tone(
@@ -187,7 +191,7 @@ export function explainPageDocument(
               'warn',
             ),
           },
-          ...full.slice(1),
+          ...full.slice(2),
         ];
   if (view.report.entries.length > 0) {
     if (page.pages === 1) return doc;
@@ -197,13 +201,18 @@ export function explainPageDocument(
     const nav: Block = {
       kind: 'paragraph',
       text: [
-        `Records ${formatCount(from + 1)}–${formatCount(to)} of ${formatCount(view.report.entries.length)}, page ${formatCount(page.number)} of ${formatCount(page.pages)}: `,
-        ...(page.number > 1 ? [link(1, 'first'), ' · ', link(page.number - 1, 'previous')] : []),
-        ...(page.number > 1 && page.number < page.pages ? [' · '] : []),
-        ...(page.number < page.pages ? [link(page.number + 1, 'next'), ' · ', link(page.pages, 'last')] : []),
+        `Page ${formatCount(page.number)} of ${formatCount(page.pages)}: records ${formatCount(from + 1)}–${formatCount(to)} of ${formatCount(view.report.entries.length)}. `,
+        ...[
+          ...(page.number > 1 ? [link(1, '« first'), link(page.number - 1, '‹ previous')] : []),
+          ...(page.number < page.pages ? [link(page.number + 1, 'next ›'), link(page.pages, 'last »')] : []),
+        ].flatMap((l, i) => (i === 0 ? [l] : [' · ', l])),
       ],
     };
-    return [doc[0]!, nav, ...doc.slice(1), nav];
+    // A card of its own before the first section (the paragraphs under the title are the page's plain-text
+    // header, where a link would be text), and again at the end.
+    const first = doc.findIndex((b) => b.kind === 'heading');
+    const at = first === -1 ? doc.length : first;
+    return [...doc.slice(0, at), nav, ...doc.slice(at), nav];
   }
   const evicted = state.window.evicted.decisions;
   return [

@@ -78,6 +78,8 @@ describe('routingSeries', () => {
             series.add(d);
             const key = labelText(d);
             model.set(key, (model.get(key) ?? 0) + 1);
+            // Scraped between decisions too: a render kept from before is never served after a change.
+            if (d.nearTie) expect(samples(series.render())).toEqual(model);
           }
           expect(samples(series.render())).toEqual(model);
           expect(series.seriesCount).toBe(model.size);
@@ -98,6 +100,19 @@ describe('routingSeries', () => {
     expect(series.seriesCount).toBe(5);
     const counts = [...samples(series.render()).values()].sort();
     expect(counts).toEqual([1, 1, 1, 1, 2]);
+  });
+
+  it('a label value longer than 128 characters is cut and marked; two that share their start stay two series', () => {
+    const series = createRoutingSeries();
+    series.add({ ...base, router: `${'r'.repeat(5000)}1` });
+    series.add({ ...base, router: `${'r'.repeat(5000)}2` });
+    expect(series.seriesCount).toBe(2);
+    const routers = [...series.render().matchAll(/router="([^"]*)"/g)].map((m) => m[1]!);
+    for (const r of routers) {
+      expect(r.length).toBeLessThanOrEqual(128);
+      expect(r).toMatch(/… \[cut from 5001 characters, #[0-9a-f]{8}\]$/);
+    }
+    expect(new Set(routers).size).toBe(2);
   });
 
   it('counts a further label set as overflow once the cap is reached, never as a series', () => {

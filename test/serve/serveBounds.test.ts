@@ -122,7 +122,7 @@ describe('pages are bounded in size and time', () => {
     expect(json.entries).toHaveLength(100);
     expect(json.decisions).toBe(250);
     const third = await (await fetch(`${running.pageUrl}explain/long-conversation?page=3`)).text();
-    expect(third).toMatch(/Records 201–300 of 500, page 3 of 5/);
+    expect(third).toMatch(/Page 3 of 5: records 201–300 of 500\./);
     expect(third).toMatch(/href="\/explain\/long-conversation\?page=2"/);
     expect(third).toMatch(/href="\/explain\/long-conversation\?page=4"/);
     // Past the last page: the last page.
