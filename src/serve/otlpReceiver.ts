@@ -210,8 +210,8 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
           { connection: 'close' },
         );
       }
-      if (body.kind === 'busy')
-        return refuse(
+      const full = (): void =>
+        refuse(
           res,
           429,
           encoding,
@@ -219,6 +219,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
           'the receiver holds as many bytes as it takes at once: retry shortly',
           retryLater,
         );
+      if (body.kind === 'busy') return full();
       if (body.kind === 'too-large') {
         log(
           `POST ${path}: a body over --max-body ${maxBody} bytes${body.stage === 'gzip' ? ' once decompressed' : ''} was refused (413)`,
@@ -283,15 +284,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       if (options.out !== undefined && line !== undefined) {
         // A line made anew (protobuf as JSON) is held until written: it counts against the bytes in flight.
         if (line.made > 0) {
-          if (!budget.take(line.made))
-            return refuse(
-              res,
-              429,
-              encoding,
-              RPC_CODE.resourceExhausted,
-              'the receiver holds as many bytes as it takes at once: retry shortly',
-              retryLater,
-            );
+          if (!budget.take(line.made)) return full();
           held += line.made;
         }
         try {

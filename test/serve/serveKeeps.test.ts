@@ -14,7 +14,12 @@ import { describeStop } from '../../src/cli/commands/serve.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
 import { cliJson } from '../cli/runCliHarness.js';
 import { mountSmallDisk } from '../helpers/smallDisk.js';
-import { routingRequests, type RoutingRequest } from './routingRequests.js';
+import {
+  protoField as field,
+  routingRequests,
+  withDeepPlainSpan,
+  type RoutingRequest,
+} from './routingRequests.js';
 import { startTestServe } from './serveHarness.js';
 
 let running: (RunningServe & { logged: string[] }) | undefined;
@@ -65,33 +70,6 @@ function windowSpanIds(serve: RunningServe): Set<string> {
   return ids;
 }
 
-// Protobuf pieces: a length-delimited field, and a plain span whose attribute nests `depth` kvlists.
-function field(n: number, bytes: Buffer): Buffer {
-  const varint = (v: number): Buffer => {
-    const out: number[] = [];
-    while (v >= 0x80) {
-      out.push((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    out.push(v);
-    return Buffer.from(out);
-  };
-  return Buffer.concat([varint((n << 3) | 2), varint(bytes.length), bytes]);
-}
-function requestWithDeepPlainSpan(request: RoutingRequest, depth: number): Buffer {
-  let value = field(1, Buffer.from('x'));
-  for (let i = 0; i < depth; i++)
-    value = field(6, field(1, Buffer.concat([field(1, Buffer.from('k')), field(2, value)])));
-  const span = Buffer.concat([
-    field(1, Buffer.from('5b8efff798038103d269b633813fc60c', 'hex')),
-    field(2, Buffer.from('eee19b7ec3c1b174', 'hex')),
-    field(5, Buffer.from('plain')),
-    field(9, Buffer.concat([field(1, Buffer.from('deep')), field(2, value)])),
-  ]);
-  // A second ResourceSpans after the request's own: repeated fields of a message concatenate.
-  return Buffer.concat([request.protobuf, field(1, field(2, field(2, span)))]);
-}
-
 describe('a request refused after it was read leaves no trace', () => {
   it('a protobuf request whose --out line cannot be made is 400, and its corrected resend is taken as new', async () => {
     const dir = tempDir();
@@ -100,7 +78,7 @@ describe('a request refused after it was read leaves no trace', () => {
     const [request] = await routingRequests(1);
     const damaged = await post(
       `${running.endpoint}/v1/traces`,
-      requestWithDeepPlainSpan(request!, 40),
+      withDeepPlainSpan(request!, 40),
       PROTOBUF_TYPE,
     );
     expect(damaged.status).toBe(400);

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
-import { routingRequests, type RoutingRequest } from './routingRequests.js';
+import { routingRequests, withDeepPlainSpan, type RoutingRequest } from './routingRequests.js';
 import { startTestServe } from './serveHarness.js';
 
 let pool: RoutingRequest[];
@@ -27,32 +27,6 @@ interface Step {
   readonly request: number;
   /** Sent together with the next step. */
   readonly together: boolean;
-}
-
-function field(n: number, bytes: Buffer): Buffer {
-  const varint = (v: number): Buffer => {
-    const out: number[] = [];
-    while (v >= 0x80) {
-      out.push((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    out.push(v);
-    return Buffer.from(out);
-  };
-  return Buffer.concat([varint((n << 3) | 2), varint(bytes.length), bytes]);
-}
-
-/** The request's protobuf with a plain span whose attribute nests kvlists 40 deep: no OTLP/JSON line for --out. */
-function withDeepPlainSpan(request: RoutingRequest): Buffer {
-  let value = field(1, Buffer.from('x'));
-  for (let i = 0; i < 40; i++)
-    value = field(6, field(1, Buffer.concat([field(1, Buffer.from('k')), field(2, value)])));
-  const span = Buffer.concat([
-    field(1, Buffer.alloc(16, 7)),
-    field(2, Buffer.alloc(8, 7)),
-    field(9, Buffer.concat([field(1, Buffer.from('deep')), field(2, value)])),
-  ]);
-  return Buffer.concat([request.protobuf, field(1, field(2, field(2, span)))]);
 }
 
 async function send(endpoint: string, step: Step): Promise<number> {
@@ -69,7 +43,7 @@ async function send(endpoint: string, step: Step): Promise<number> {
           : step.sent === 'bad-gzip'
             ? [gzipSync(request.json).subarray(0, 30), { ...json, 'content-encoding': 'gzip' }]
             : step.sent === 'deep'
-              ? [withDeepPlainSpan(request), protobuf]
+              ? [withDeepPlainSpan(request, 40), protobuf]
               : [request.json, { ...json, origin: 'http://evil.example' }];
   const response = await fetch(`${endpoint}/v1/traces`, { method: 'POST', body, headers });
   await response.arrayBuffer();

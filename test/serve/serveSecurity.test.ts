@@ -14,7 +14,7 @@ import type { RunningServe } from '../../src/serve/startServe.js';
 import { hostNameOf } from '../../src/serve/requestGuard.js';
 import { readServeOptions } from '../../src/cli/commands/serve.js';
 import { exportDecisions, startTestServe } from './serveHarness.js';
-import { routingRequests } from './routingRequests.js';
+import { protoField, routingRequests } from './routingRequests.js';
 import { turnRoutedEvent } from '../helpers/turnRoutedEvents.js';
 
 let running: (RunningServe & { logged: string[] }) | undefined;
@@ -348,17 +348,7 @@ function routingEventLine(): string {
 
 /** A protobuf request of one routing span whose `deep` attribute nests `depth` arrays. */
 function deepProtobufRoutingSpan(depth: number): Buffer {
-  const varint = (n: number): Buffer => {
-    const out: number[] = [];
-    while (n >= 0x80) {
-      out.push((n & 0x7f) | 0x80);
-      n >>>= 7;
-    }
-    out.push(n);
-    return Buffer.from(out);
-  };
-  const field = (n: number, bytes: Buffer): Buffer =>
-    Buffer.concat([varint((n << 3) | 2), varint(bytes.length), bytes]);
+  const field = protoField;
   const str = (s: string): Buffer => Buffer.from(s, 'utf8');
   // AnyValue: string_value 1, array_value 5; ArrayValue: values 1; KeyValue: key 1, value 2.
   let value = field(1, str('x'));
