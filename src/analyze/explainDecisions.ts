@@ -66,7 +66,12 @@ export interface ExplainReport {
   readonly syntheticTraceIds: readonly string[];
   readonly conversationIds: readonly string[];
   readonly decisions: number;
-  /** Time order (span start), then input order. */
+  /** Records matched and kept (decisions, turn routes, misroute marks), all of them whatever `entries` holds. */
+  readonly records: number;
+  /** Of those, turn routes and misroute marks. */
+  readonly turns: number;
+  readonly marks: number;
+  /** Time order (span start), then input order: all the records, or the page `finish` was asked for. */
   readonly entries: readonly ExplainEntry[];
   /** Matching records beyond `maxRecords`, not kept. */
   readonly truncated: number;
@@ -79,10 +84,20 @@ export interface ExplainReport {
   readonly ambiguous?: readonly string[];
 }
 
-/** A streaming explain: feed records, then `finish()` once. */
+/** Which of the matched records to explain: `count` of them from the `from`-th, in time order. */
+export interface ExplainPageRange {
+  readonly from: number;
+  readonly count: number;
+}
+
+/**
+ * A streaming explain: feed records, then `finish()`. Explaining a decision (its replay and counterfactuals) is
+ * the costly part, so `finish(page)` explains only that page's records, the counts still over all of them; it
+ * may be called again for another page (records added after the first `finish` are not taken).
+ */
 export interface ExplainAnalysis {
   add(record: TraceRecord): void;
-  finish(): ExplainReport;
+  finish(page?: ExplainPageRange): ExplainReport;
 }
 
 // Stryker disable next-line Regex: equivalent — a target that is not all hex digits, or longer, can equal no trace id.
@@ -113,6 +128,8 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
   let seq = 0;
   let truncated = 0;
   let pendingDropped = 0;
+  let settled = false;
+  let ambiguous: string[] | undefined;
   // Under `auto` every decision is evidence of its service's behaviour; a forced one needs none.
   // Stryker disable next-line ObjectLiteral: equivalent — explain reads no examples from the audit.
   const audit = createPolicyAudit(cfg.policy, { maxExamples: 0 });
@@ -144,23 +161,29 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
         else pendingDropped++;
       }
     },
-    finish(): ExplainReport {
-      let ambiguous: string[] | undefined;
-      if (matchedBy.size === 0 && prefixTrace !== undefined) {
-        if (otherPrefixTraces.size > 0) ambiguous = [prefixTrace, ...otherPrefixTraces];
-        else {
-          matchedBy.add('trace');
-          for (const item of byPrefix) keep(item);
-          truncated += prefixTruncated;
+    finish(page?: ExplainPageRange): ExplainReport {
+      if (!settled) {
+        settled = true;
+        if (matchedBy.size === 0 && prefixTrace !== undefined) {
+          if (otherPrefixTraces.size > 0) ambiguous = [prefixTrace, ...otherPrefixTraces];
+          else {
+            matchedBy.add('trace');
+            for (const item of byPrefix) keep(item);
+            truncated += prefixTruncated;
+          }
         }
+        const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));
+        for (const p of pending) if (traces.has(p.record.traceId.toLowerCase())) keep(p);
+        kept.sort((a, b) => a.record.timeUnixMs - b.record.timeUnixMs || a.seq - b.seq);
       }
-      const traces = new Set(kept.map((k) => k.record.traceId.toLowerCase()));
-      for (const p of pending) if (traces.has(p.record.traceId.toLowerCase())) keep(p);
-      kept.sort((a, b) => a.record.timeUnixMs - b.record.timeUnixMs || a.seq - b.seq);
       const conversations = new Set<string>();
-      for (const k of kept)
+      const kinds = { decision: 0, turn: 0, misroute: 0 };
+      for (const k of kept) {
+        kinds[k.record.kind]++;
         if (k.record.conversationId !== undefined) conversations.add(k.record.conversationId);
-      const entries = kept.map((k) =>
+      }
+      const shown = page === undefined ? kept : kept.slice(page.from, page.from + page.count);
+      const entries = shown.map((k) =>
         toEntry(k.record, k.record.kind === 'decision' ? audit.judge(k.record) : 'contract'),
       );
       return {
@@ -172,7 +195,10 @@ export function createExplainAnalysis(target: string, config: Partial<ExplainCon
           ...new Set(kept.filter((k) => k.record.syntheticTraceId === true).map((k) => k.record.traceId)),
         ],
         conversationIds: [...conversations],
-        decisions: entries.filter((e) => e.kind === 'decision').length,
+        decisions: kinds.decision,
+        records: kept.length,
+        turns: kinds.turn,
+        marks: kinds.misroute,
         entries,
         truncated,
         pendingDropped: matchedBy.size === 0 ? 0 : pendingDropped,

@@ -71,14 +71,10 @@ function entryToJson(e: ExplainEntry): Record<string, unknown> {
 }
 
 /** The document of `routescope explain`. */
-export function explainToDocument(
-  v: ExplainView,
-  /** Turn routes and misroute marks of the whole report, when `v` holds one page of its entries. */
-  totals?: { readonly turns: number; readonly marks: number },
-): ReportDocument {
+export function explainToDocument(v: ExplainView): ReportDocument {
   const r = v.report;
   const blocks: Block[] = [{ kind: 'title', text: `routescope explain ${r.target}` }];
-  if (r.entries.length === 0) {
+  if (r.records === 0) {
     blocks.push({
       kind: 'paragraph',
       text: tone(`No routing record has trace id or conversation id ${r.target}.`, 'warn'),
@@ -87,8 +83,7 @@ export function explainToDocument(
     return blocks;
   }
   const what = r.matchedBy.map((m) => (m === 'trace' ? 'trace id' : 'conversation id')).join(' and ');
-  const turns = totals?.turns ?? r.entries.filter((e) => e.kind === 'turn').length;
-  const marks = totals?.marks ?? r.entries.filter((e) => e.kind === 'misroute').length;
+  const { turns, marks } = r;
   const found = [
     countOf(r.decisions, 'routing decision'),
     ...(turns > 0 ? [countOf(turns, 'turn route')] : []),

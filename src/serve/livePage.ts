@@ -15,14 +15,16 @@ import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
 import type { RequestGuard } from './requestGuard.js';
 import type { AnalyzeView } from '../report/presentAnalyze.js';
-import type { ExplainView } from '../report/presentExplain.js';
+
 import {
   buildAnalyzeView,
   buildExplainView,
   explainPageDocument,
   explainPageJson,
   explainPageOf,
+  explainPageView,
   serveToDocument,
+  type WindowExplain,
   serveToJson,
 } from './serveReport.js';
 import { createSlicer } from './sliceWork.js';
@@ -55,7 +57,7 @@ export const MAX_EXPLAIN_RENDERS = 2;
 /** Explain views kept, the most recently asked. */
 export const MAX_KEPT_EXPLAINS = 16;
 
-/** Explained records the kept views may hold together (one conversation of 10,000, or many small ones). */
+/** Matched records the kept explains may hold together (one conversation of 10,000, or many small ones). */
 export const MAX_KEPT_EXPLAIN_ENTRIES = 10_000;
 
 /** Answers being sent at once (event streams aside); a further request is 503 with Retry-After. */
@@ -68,7 +70,12 @@ interface KeptView<T> {
   readonly at: number;
   html: string | undefined;
   json: string | undefined;
+  /** An explain's pages as rendered (`h3`, `j3`: page 3 as HTML, as JSON), the most recent few. */
+  readonly pages?: Map<string, string>;
 }
+
+/** Rendered pages kept per explain. */
+const MAX_KEPT_PAGES = 8;
 
 /** How the page server runs. */
 export interface LivePageOptions {
@@ -175,9 +182,9 @@ export function createLivePage(options: LivePageOptions): LivePage {
    * Explain views by id, kept like the window's: at most MAX_KEPT_EXPLAINS, holding MAX_KEPT_EXPLAIN_ENTRIES
    * records together (the one just made aside), the least recently asked going first.
    */
-  const explains = new Map<string, KeptView<ExplainView> | Promise<KeptView<ExplainView>>>();
+  const explains = new Map<string, KeptView<WindowExplain> | Promise<KeptView<WindowExplain>>>();
   let explaining = 0;
-  const explainView = async (id: string): Promise<KeptView<ExplainView> | 'busy'> => {
+  const explainView = async (id: string): Promise<KeptView<WindowExplain> | 'busy'> => {
     const found = explains.get(id);
     if (found !== undefined) {
       explains.delete(id);
@@ -190,12 +197,13 @@ export function createLivePage(options: LivePageOptions): LivePage {
     explaining++;
     const revision = runtime.revision;
     const made = buildExplainView(runtime.state, id, createSlicer())
-      .then((view): KeptView<ExplainView> => ({
+      .then((view): KeptView<WindowExplain> => ({
         revision,
         view,
         at: Date.now(),
         html: undefined,
         json: undefined,
+        pages: new Map(),
       }))
       .finally(() => explaining--);
     explains.set(id, made);
@@ -205,12 +213,11 @@ export function createLivePage(options: LivePageOptions): LivePage {
       if (explains.get(id) === made) explains.set(id, k);
       // The least recently asked go until what is kept holds at most MAX_KEPT_EXPLAIN_ENTRIES records.
       let entries = 0;
-      for (const kept of explains.values())
-        if (!(kept instanceof Promise)) entries += kept.view.report.entries.length;
+      for (const kept of explains.values()) if (!(kept instanceof Promise)) entries += kept.view.records;
       for (const [other, kept] of explains) {
         if (entries <= MAX_KEPT_EXPLAIN_ENTRIES) break;
         if (other === id || kept instanceof Promise) continue;
-        entries -= kept.view.report.entries.length;
+        entries -= kept.view.records;
         explains.delete(other);
       }
       return k;
@@ -300,23 +307,24 @@ export function createLivePage(options: LivePageOptions): LivePage {
           'retry-after': '1',
         });
       const page = explainPageOf(k.view, Number(url.searchParams.get('page') ?? 1) || 1, path);
-      return asJson
-        ? send(
-            req,
-            res,
-            200,
-            JSON_TYPE,
-            `${JSON.stringify(explainPageJson(k.view, page, options.schemaVersion), null, 2)}\n`,
-          )
-        : send(
-            req,
-            res,
-            200,
-            HTML,
-            renderHtml(explainPageDocument(runtime.state, id, k.view, page), {
-              live: { script: '/live.js' },
-            }),
-          );
+      const key = `${asJson ? 'j' : 'h'}${page.number}`;
+      let body = k.pages?.get(key);
+      if (body === undefined) {
+        // Requests that waited for the same replay take turns here, each page made once.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        body = k.pages?.get(key);
+      }
+      if (body === undefined) {
+        // Only this page's records are explained (100 at most).
+        const view = explainPageView(k.view, page);
+        body = asJson
+          ? `${JSON.stringify(explainPageJson(view, page, options.schemaVersion), null, 2)}\n`
+          : renderHtml(explainPageDocument(runtime.state, id, view, page), { live: { script: '/live.js' } });
+        k.pages?.set(key, body);
+        if (k.pages !== undefined && k.pages.size > MAX_KEPT_PAGES)
+          k.pages.delete(k.pages.keys().next().value!);
+      }
+      return send(req, res, 200, asJson ? JSON_TYPE : HTML, body);
     }
     if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
     if (path === '/healthz') return send(req, res, 200, TEXT, 'ok\n');

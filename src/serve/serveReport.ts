@@ -9,7 +9,7 @@
  * Pure. No I/O.
  */
 import { createChartDigest } from '../analyze/chartDigest.js';
-import { createExplainAnalysis } from '../analyze/explainDecisions.js';
+import { createExplainAnalysis, type ExplainAnalysis } from '../analyze/explainDecisions.js';
 import { createFloorlessAnalysis } from '../analyze/findFloorlessScorers.js';
 import { createHotspotAnalysis } from '../analyze/findNearTieHotspots.js';
 import { countRecordKind, createRecordKindCounts } from '../analyze/recordKindCounts.js';
@@ -124,25 +124,33 @@ export function serveToJson(
 /** Explained records one explain page shows (a conversation of 10,000 decisions is 100 pages, not one). */
 export const EXPLAIN_PAGE_SIZE = 100;
 
-/**
- * Records of one id an explain over the window keeps (20 pages; past it, counted as not kept: `routescope explain`
- * over the `--out` file has them all). Explaining them is one step that cannot be sliced (counterfactuals per
- * decision): 2,000 keep it near 100 ms, and five such views fill the page's explain cache.
- */
-export const SERVE_EXPLAIN_MAX_RECORDS = 2000;
+/** Records of one id an explain over the window keeps, as `routescope explain` does (past it, counted). */
+export const SERVE_EXPLAIN_MAX_RECORDS = 10_000;
 
-/** `explain` of one id over the window, replayed a slice at a time. */
+/**
+ * The window replayed through explain for one id: its matched records, kept, and explained a page at a time
+ * when a page is asked for (explaining a decision, its replay and counterfactuals, is the costly part).
+ */
+export interface WindowExplain {
+  readonly analysis: ExplainAnalysis;
+  /** Matched records kept: what the pages hold together. */
+  readonly records: number;
+  readonly input: InputSummary;
+}
+
+/** `explain` of one id over the window, replayed a slice at a time; no decision explained yet. */
 export async function buildExplainView(
   state: ServeState,
   id: string,
   slicer: Slicer = NEVER_PAUSE,
-): Promise<ExplainView> {
+): Promise<WindowExplain> {
   const analysis = createExplainAnalysis(id, { policy: state.policy, maxRecords: SERVE_EXPLAIN_MAX_RECORDS });
-  const records = await replayWindow(state, [analysis], slicer);
-  return { report: analysis.finish(), links: {}, input: inputOf(state, records) };
+  const kinds = await replayWindow(state, [analysis], slicer);
+  const records = analysis.finish({ from: 0, count: 0 }).records;
+  return { analysis, records, input: inputOf(state, kinds) };
 }
 
-/** Which page of an explain view, of how many. */
+/** Which page of an explain, of how many. */
 export interface ExplainPage {
   /** 1-based. */
   readonly number: number;
@@ -151,34 +159,30 @@ export interface ExplainPage {
   readonly path: string;
 }
 
-/** The pages of `view` and the one asked for (past the last: the last). */
-export function explainPageOf(view: ExplainView, asked: number, path: string): ExplainPage {
-  const pages = Math.max(1, Math.ceil(view.report.entries.length / EXPLAIN_PAGE_SIZE));
+/** The pages of `explain` and the one asked for (past the last: the last). */
+export function explainPageOf(explain: WindowExplain, asked: number, path: string): ExplainPage {
+  const pages = Math.max(1, Math.ceil(explain.records / EXPLAIN_PAGE_SIZE));
   return { number: Math.min(Math.max(1, asked), pages), pages, path };
 }
 
-/** The view with only the entries of `page`. */
-function pageView(view: ExplainView, page: ExplainPage): ExplainView {
-  if (page.pages === 1) return view;
+/** The explain view of one page: only its records explained. */
+export function explainPageView(explain: WindowExplain, page: ExplainPage): ExplainView {
   const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;
   return {
-    ...view,
-    report: { ...view.report, entries: view.report.entries.slice(from, from + EXPLAIN_PAGE_SIZE) },
+    report: explain.analysis.finish({ from, count: EXPLAIN_PAGE_SIZE }),
+    links: {},
+    input: explain.input,
   };
 }
 
-/** The explain page's document, saying so when the id is not (or no longer) in the window, one page of it. */
+/** The explain page's document (`view` one page of it), saying so when the id is not (or no longer) in the window. */
 export function explainPageDocument(
   state: ServeState,
   id: string,
   view: ExplainView,
   page: ExplainPage,
 ): ReportDocument {
-  const entries = view.report.entries;
-  const full = explainToDocument(pageView(view, page), {
-    turns: entries.filter((e) => e.kind === 'turn').length,
-    marks: entries.filter((e) => e.kind === 'misroute').length,
-  });
+  const full = explainToDocument(view);
   const doc: ReportDocument =
     view.report.truncated === 0
       ? full
@@ -193,15 +197,15 @@ export function explainPageDocument(
           },
           ...full.slice(2),
         ];
-  if (view.report.entries.length > 0) {
+  if (view.report.records > 0) {
     if (page.pages === 1) return doc;
     const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;
-    const to = Math.min(view.report.entries.length, from + EXPLAIN_PAGE_SIZE);
+    const to = Math.min(view.report.records, from + EXPLAIN_PAGE_SIZE);
     const link = (n: number, text: string): Span => ({ text, href: `${page.path}?page=${n}` });
     const nav: Block = {
       kind: 'paragraph',
       text: [
-        `Page ${formatCount(page.number)} of ${formatCount(page.pages)}: records ${formatCount(from + 1)}–${formatCount(to)} of ${formatCount(view.report.entries.length)}. `,
+        `Page ${formatCount(page.number)} of ${formatCount(page.pages)}: records ${formatCount(from + 1)}–${formatCount(to)} of ${formatCount(view.report.records)}. `,
         ...[
           ...(page.number > 1 ? [link(1, '« first'), link(page.number - 1, '‹ previous')] : []),
           ...(page.number < page.pages ? [link(page.number + 1, 'next ›'), link(page.pages, 'last »')] : []),
@@ -228,19 +232,19 @@ export function explainPageDocument(
   ];
 }
 
-/** The JSON of one explain page (`/explain/<id>.json`): the CLI's document, one page of its entries. */
+/** The JSON of one explain page (`/explain/<id>.json`): the CLI's document of one page (`view`) of its entries. */
 export function explainPageJson(
   view: ExplainView,
   page: ExplainPage,
   schemaVersion: number,
 ): Record<string, unknown> {
   return {
-    ...explainToJson(pageView(view, page), schemaVersion),
+    ...explainToJson(view, schemaVersion),
     page: {
       number: page.number,
       pages: page.pages,
       size: EXPLAIN_PAGE_SIZE,
-      entries: view.report.entries.length,
+      entries: view.report.records,
     },
   };
 }

@@ -1,9 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { describeVerdict, explainDecisions } from '../../src/analyze/explainDecisions.js';
+import {
+  createExplainAnalysis,
+  describeVerdict,
+  explainDecisions,
+} from '../../src/analyze/explainDecisions.js';
 import { formatScoreValue } from '../../src/analyze/formatFigures.js';
 import { decision, misroute, s, tid, turn } from './decisionBuilder.js';
+import type { TraceRecord } from '../../src/record/types.js';
 
 describe('explainDecisions', () => {
+  it('finish(page) explains only that page, counts all of them, and may be asked again for another page', () => {
+    const records: TraceRecord[] = [];
+    for (let i = 0; i < 23; i++) {
+      records.push(
+        decision({ scores: [s('a', 1), s('b', 0.5 + i / 100)], conversationId: 'c', timeUnixMs: 1000 + i }),
+      );
+      if (i % 4 === 0)
+        records.push(turn({ traceId: tid(`t${i}`), conversationId: 'c', timeUnixMs: 1000 + i }));
+      if (i % 7 === 0)
+        records.push(misroute({ traceId: tid(`m${i}`), conversationId: 'c', timeUnixMs: 1000 + i }));
+    }
+    const whole = explainDecisions(records, 'c');
+    const analysis = createExplainAnalysis('c');
+    for (const r of records) analysis.add(r);
+    const pages = [0, 10, 20, 30].map((from) => analysis.finish({ from, count: 10 }));
+    expect(pages.flatMap((p) => p.entries)).toEqual(whole.entries);
+    for (const p of pages) {
+      expect(p.entries.length).toBeLessThanOrEqual(10);
+      expect([p.records, p.decisions, p.turns, p.marks]).toEqual([whole.records, 23, 6, 4]);
+    }
+    expect(whole.records).toBe(33);
+    // Asked again, the same (the pending join and the sort happen once).
+    expect(analysis.finish({ from: 10, count: 10 })).toEqual(pages[1]);
+    expect(analysis.finish()).toEqual(whole);
+  });
+
   it('keeps only the records of the trace, in time order', () => {
     const t = tid('x');
     const later = decision({ scores: [s('a', 1)], traceId: t, timeUnixMs: 2000 });

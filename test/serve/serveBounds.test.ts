@@ -135,6 +135,21 @@ describe('pages are bounded in size and time', () => {
     expect(first.length).toBeLessThan(third.length * 3);
   });
 
+  it('an event log of a few MiB, read in 256 KiB slices, loses no line cut between two slices', async () => {
+    running = await startTestServe();
+    const log = conversationLog('sliced', 6000);
+    expect(log.length).toBeGreaterThan(4 * 256 * 1024);
+    const r = await fetch(`${running.endpoint}/agentfootprint/events`, {
+      method: 'POST',
+      body: log,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ rejectedLines: 0 });
+    expect(running.runtime.state.counts.decisionsReceived).toBe(6000);
+    expect(running.runtime.state.stats.problems).toEqual([]);
+  });
+
   it('the window replayed a slice at a time gives the view made at once, and records arriving meanwhile wait', async () => {
     running = await startTestServe();
     await exportDecisions(running.endpoint, 300, 'json');
@@ -161,7 +176,8 @@ describe('pages are bounded in size and time', () => {
     expect(sliced.summary.decisions).toBe(atOnce.summary.decisions);
     expect(sliced.summary).toEqual(atOnce.summary);
     const explainedAtOnce = await buildExplainView(state, [...state.window.records()][0]!.traceId);
-    expect(explainedAtOnce.report.decisions).toBe(1);
+    expect(explainedAtOnce.records).toBe(1);
+    expect(explainedAtOnce.analysis.finish().decisions).toBe(1);
   });
 
   it('event streams that never read cannot lock a real page out: the newest takes the oldest one’s place', async () => {
