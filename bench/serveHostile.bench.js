@@ -196,23 +196,37 @@ await attack('50 gzip requests, each one decision with a 15 MiB conversation id'
 });
 
 const outDir = mkdtempSync(join(tmpdir(), 'rs-hostile-'));
-await attack(
-  '20 requests of 4 KiB gzip holding 2 M empty protobuf spans each, with --out',
-  ['--out', join(outDir, 'out.jsonl')],
-  async (serve) => {
-    const field = (n, bytes) => {
-      const len = [];
-      let v = bytes.length;
-      while (v >= 0x80) {
-        len.push((v & 0x7f) | 0x80);
-        v >>>= 7;
-      }
-      len.push(v);
-      return Buffer.concat([Buffer.from([(n << 3) | 2, ...len]), bytes]);
-    };
-    const body = gzipSync(field(1, field(2, Buffer.alloc(4 * 1024 * 1024 - 64, Buffer.from([0x12, 0x00])))), {
-      level: 9,
-    });
+/** A protobuf request of `mib` MiB of empty spans (two bytes each), gzipped. */
+const emptySpans = (mib) => {
+  const field = (n, bytes) => {
+    const len = [];
+    let v = bytes.length;
+    while (v >= 0x80) {
+      len.push((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    len.push(v);
+    return Buffer.concat([Buffer.from([(n << 3) | 2, ...len]), bytes]);
+  };
+  return gzipSync(field(1, field(2, Buffer.alloc(mib * 1024 * 1024 - 64, Buffer.from([0x12, 0x00])))), {
+    level: 9,
+  });
+};
+for (const [name, mib, args] of [
+  [
+    '20 requests of 4 KiB gzip holding 2 M empty protobuf spans each, with --out',
+    4,
+    ['--out', join(outDir, 'out.jsonl')],
+  ],
+  [
+    '20 requests of 16 KiB gzip holding 8 M empty protobuf spans each (--max-body), with --out',
+    16,
+    ['--out', join(outDir, 'out.jsonl')],
+  ],
+  ['the same without --out', 16, []],
+])
+  await attack(name, args, async (serve) => {
+    const body = emptySpans(mib);
     const statuses = [];
     for (let i = 0; i < 20; i++)
       statuses.push(
@@ -222,8 +236,7 @@ await attack(
         }),
       );
     return `${(body.length / 1024).toFixed(1)} KiB each; answered ${[...new Set(statuses)].join(', ')}`;
-  },
-);
+  });
 
 for (const [name, per] of [
   ['six explains at once, six times, over 10,000 decisions of 10 conversations', 1000],

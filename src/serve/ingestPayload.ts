@@ -22,7 +22,7 @@ import { decodeOtlpProtoSteps, ProtoWireError } from '../trace/formats/decodeOtl
 import type { FileContext } from '../trace/formats/fileContext.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { readJsonTraceValue } from '../trace/formats/readJsonTraceValue.js';
-import { readWithoutParsing } from '../trace/formats/fastPath/readWithoutParsing.js';
+import { readWithoutParsingSteps } from '../trace/formats/fastPath/readWithoutParsing.js';
 import { readOneInput } from '../trace/formats/readOneInput.js';
 import { addReadCounts, countProblems, createReadStats } from '../trace/readStats.js';
 import type { ReadStats } from '../trace/types.js';
@@ -93,9 +93,18 @@ export async function ingestPayload(
         let shape: string | undefined;
         const file = fileContext(label, local);
         // The reader hands over the context to read into (its own, while it holds a request's outcomes back).
-        const scanned = readWithoutParsing(file, body, 0, out, (reading, value, __, into) => {
+        const steps = readWithoutParsingSteps(file, body, 0, out, (reading, value, __, into) => {
           shape = readJsonTraceValue(value, source, reading.builder, into);
         });
+        // A slice at a time: a request of thousands of routing spans takes hundreds of milliseconds.
+        const slicer = createSlicer(undefined, 1);
+        let step = steps.next();
+        while (step.done !== true) {
+          const pause = slicer.pause();
+          if (pause !== undefined) await pause;
+          step = steps.next();
+        }
+        const scanned = step.value;
         if (!scanned) {
           let value: unknown;
           try {

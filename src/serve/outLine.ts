@@ -53,8 +53,8 @@ export async function outLineOf(kind: PayloadKind, body: Buffer, maxChars: numbe
   try {
     // Every span is at least `{"attributes":[],"events":[],"links":[]},` as OTLP/JSON: counted on the wire
     // first (no object made), a body of millions of empty spans is refused before any is written.
-    const spans = countOtlpProtoSpans(body);
-    if (spans * MIN_SPAN_CHARS > maxChars) throw new OutFormTooLarge(maxChars);
+    const most = Math.floor(maxChars / MIN_SPAN_CHARS);
+    if (countOtlpProtoSpans(body, most) > most) throw new OutFormTooLarge(maxChars);
     const writing = writeOtlpJson(body, maxChars);
     const slicer = createSlicer(undefined, 1);
     for (;;) {

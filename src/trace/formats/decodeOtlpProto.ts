@@ -252,9 +252,9 @@ export function decodeOtlpProtoRequest(
 
 /**
  * Count the spans of one serialized request without decoding them (for records that cannot hold a routing
- * span); throws ProtoWireError if the nesting is malformed.
+ * span); throws ProtoWireError if the nesting is malformed. Past `atMost` it stops and answers `atMost + 1`.
  */
-export function countOtlpProtoSpans(bytes: Uint8Array): number {
+export function countOtlpProtoSpans(bytes: Uint8Array, atMost: number = Infinity): number {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const request = new WireReader(buf, 0, buf.length);
   let count = 0;
@@ -274,7 +274,7 @@ export function countOtlpProtoSpans(bytes: Uint8Array): number {
       const scopeSpans = resourceSpans.sub();
       while (!scopeSpans.done) {
         const [sf, sw] = scopeSpans.tag();
-        if (sf === 2 && sw === WIRE_LEN) count++;
+        if (sf === 2 && sw === WIRE_LEN && ++count > atMost) return count;
         scopeSpans.skip(sw);
       }
     }

@@ -35,6 +35,9 @@ import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
 import { loadSimdScanner } from './simd/simdNeedles.js';
 import { findNeedlesByIndexOf, type FindNeedles } from './lineNeedles.js';
 
+/** Routing spans read between two pauses of readWithoutParsingSteps. */
+const SPANS_PER_STEP = 64;
+
 /** A metrics, logs or profiles export request (the file exporter may share a file between pipelines). */
 const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 
@@ -55,9 +58,28 @@ export function readWithoutParsing(
   out: TraceRecord[],
   readJsonValue: ReadJsonValue,
 ): boolean {
+  const steps = readWithoutParsingSteps(ctx, body, line, out, readJsonValue);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * readWithoutParsing, pausing (yielding) every few dozen routing spans of a line, so a caller can give its event
+ * loop back between steps (serve reads a request of thousands of routing spans so).
+ */
+export function* readWithoutParsingSteps(
+  ctx: FileContext,
+  body: Buffer,
+  line: number,
+  out: TraceRecord[],
+  readJsonValue: ReadJsonValue,
+): Generator<void, boolean, void> {
   if (ctx.exact !== true) {
     const skipped = skipQuietly(ctx, body);
-    if (skipped !== undefined && readSkipped(ctx, body, skipped, line, out, readJsonValue)) return true;
+    if (skipped !== undefined && (yield* readSkipped(ctx, body, skipped, line, out, readJsonValue)))
+      return true;
   }
   if (body.indexOf(ROUTING_MARKER_BYTES) === -1) {
     // Cut mid-string, the next write's quotes can re-pair by chance: two requests on one line means glued.
@@ -98,14 +120,14 @@ export function readWithoutParsing(
  * checked and handed over as a request holding only them), the other spans counted. False, nothing recorded,
  * when a slice is not JSON after all (the caller walks the line, which reports it).
  */
-function readSkipped(
+function* readSkipped(
   ctx: FileContext,
   body: Buffer,
   skipped: SkippedLine,
   line: number,
   out: TraceRecord[],
   readJsonValue: ReadJsonValue,
-): boolean {
+): Generator<void, boolean, void> {
   let routing = 0;
   for (const item of skipped.resources) routing += item.spans.length;
   if (routing > 0) {
@@ -115,7 +137,7 @@ function readSkipped(
       if (!writeSkippedRequest(body, skipped, defer.sink)) return false;
       defer.scanned(start, line);
     } else {
-      if (!readSkippedSpans(ctx, body, skipped, line, out, readJsonValue)) return false;
+      if (!(yield* readSkippedSpans(ctx, body, skipped, line, out, readJsonValue))) return false;
     }
   }
   const plain = skipped.spans - routing;
@@ -133,14 +155,14 @@ function readSkipped(
  * read, leaves nothing behind: false, and the caller reads the line whole. A builder without
  * `applySpanOutcome` gets the whole request, parsed, as before.
  */
-function readSkippedSpans(
+function* readSkippedSpans(
   ctx: FileContext,
   body: Buffer,
   skipped: SkippedLine,
   line: number,
   out: TraceRecord[],
   readJsonValue: ReadJsonValue,
-): boolean {
+): Generator<void, boolean, void> {
   const apply = ctx.builder.applySpanOutcome;
   if (apply === undefined) {
     const request = parseSkippedRequest(body, skipped);
@@ -161,17 +183,25 @@ function readSkippedSpans(
   // Problems reported while reading (a span whose reading threw) go here, and decline the line.
   const scratch: FileContext = { ...ctx, builder: collecting, stats: createReadStats() };
   const none: TraceRecord[] = [];
-  try {
-    for (const item of skipped.resources) {
-      const resource = item.resource === undefined ? undefined : parseSlice(body, item.resource);
-      for (const slice of item.spans) {
+  let read = 0;
+  for (const item of skipped.resources) {
+    let resource: unknown;
+    try {
+      resource = item.resource === undefined ? undefined : parseSlice(body, item.resource);
+    } catch {
+      return false;
+    }
+    for (const slice of item.spans) {
+      // Nothing is applied until every span read cleanly, so a pause here changes nothing a caller sees.
+      if (++read % SPANS_PER_STEP === 0) yield;
+      try {
         const request = { resourceSpans: [resourceSpansOf(resource, [parseSlice(body, slice)])] };
         readJsonValue(scratch, request, line, none);
-        if (countProblems(scratch.stats) > 0 || none.length > 0) return false;
+      } catch {
+        return false;
       }
+      if (countProblems(scratch.stats) > 0 || none.length > 0) return false;
     }
-  } catch {
-    return false;
   }
   for (const outcome of outcomes) apply(outcome, out);
   if (plain > 0) ctx.builder.countPlainSpans(plain);
