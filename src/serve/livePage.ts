@@ -13,12 +13,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
-import type { RequestGuard } from './requestGuard.js';
 import type { AnalyzeView } from '../report/presentAnalyze.js';
-
+import type { RequestGuard } from './requestGuard.js';
 import {
   buildAnalyzeView,
-  buildExplainView,
+  buildWindowExplain,
   explainPageDocument,
   explainPageJson,
   explainPageOf,
@@ -63,15 +62,22 @@ export const MAX_KEPT_EXPLAIN_ENTRIES = 10_000;
 /** Answers being sent at once (event streams aside); a further request is 503 with Retry-After. */
 export const MAX_OPEN_ANSWERS = 32;
 
-/** A view and its two renderings, made once per view. */
-interface KeptView<T> {
+/** What was made of the window at one revision, and when. */
+interface Kept<T> {
   readonly revision: number;
   readonly view: T;
   readonly at: number;
+}
+
+/** The window's analyze view and its two renderings, each made once. */
+interface KeptWindow extends Kept<AnalyzeView> {
   html: string | undefined;
   json: string | undefined;
-  /** An explain's pages as rendered (`h3`, `j3`: page 3 as HTML, as JSON), the most recent few. */
-  readonly pages?: Map<string, string>;
+}
+
+/** One id's explain and its pages as rendered (`h3`, `j3`: page 3 as HTML, as JSON), the most recent few. */
+interface KeptExplain extends Kept<WindowExplain> {
+  readonly pages: Map<string, string>;
 }
 
 /** Rendered pages kept per explain. */
@@ -144,9 +150,9 @@ export function createLivePage(options: LivePageOptions): LivePage {
    * The analyze view of the window, made a slice at a time, kept while it is young (see minAge) and shared by
    * every request that asks while it is being made: `/` and `/report.json` are two renderings of one replay.
    */
-  let kept: KeptView<AnalyzeView> | undefined;
-  let making: Promise<KeptView<AnalyzeView>> | undefined;
-  const windowView = async (): Promise<KeptView<AnalyzeView>> => {
+  let kept: KeptWindow | undefined;
+  let making: Promise<KeptWindow> | undefined;
+  const windowView = async (): Promise<KeptWindow> => {
     if (kept !== undefined && (kept.revision === runtime.revision || Date.now() - kept.at < minAge())) {
       if (kept.revision !== runtime.revision) tellAgainLater(kept.at);
       return kept;
@@ -182,9 +188,9 @@ export function createLivePage(options: LivePageOptions): LivePage {
    * Explain views by id, kept like the window's: at most MAX_KEPT_EXPLAINS, holding MAX_KEPT_EXPLAIN_ENTRIES
    * records together (the one just made aside), the least recently asked going first.
    */
-  const explains = new Map<string, KeptView<WindowExplain> | Promise<KeptView<WindowExplain>>>();
+  const explains = new Map<string, KeptExplain | Promise<KeptExplain>>();
   let explaining = 0;
-  const explainView = async (id: string): Promise<KeptView<WindowExplain> | 'busy'> => {
+  const explainView = async (id: string): Promise<KeptExplain | 'busy'> => {
     const found = explains.get(id);
     if (found !== undefined) {
       explains.delete(id);
@@ -196,13 +202,11 @@ export function createLivePage(options: LivePageOptions): LivePage {
       return found instanceof Promise || found === undefined ? 'busy' : found;
     explaining++;
     const revision = runtime.revision;
-    const made = buildExplainView(runtime.state, id, createSlicer())
-      .then((view): KeptView<WindowExplain> => ({
+    const made = buildWindowExplain(runtime.state, id, createSlicer())
+      .then((view): KeptExplain => ({
         revision,
         view,
         at: Date.now(),
-        html: undefined,
-        json: undefined,
         pages: new Map(),
       }))
       .finally(() => explaining--);
@@ -308,11 +312,11 @@ export function createLivePage(options: LivePageOptions): LivePage {
         });
       const page = explainPageOf(k.view, Number(url.searchParams.get('page') ?? 1) || 1, path);
       const key = `${asJson ? 'j' : 'h'}${page.number}`;
-      let body = k.pages?.get(key);
+      let body = k.pages.get(key);
       if (body === undefined) {
         // Requests that waited for the same replay take turns here, each page made once.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        body = k.pages?.get(key);
+        body = k.pages.get(key);
       }
       if (body === undefined) {
         // Only this page's records are explained (100 at most).
@@ -320,9 +324,8 @@ export function createLivePage(options: LivePageOptions): LivePage {
         body = asJson
           ? `${JSON.stringify(explainPageJson(view, page, options.schemaVersion), null, 2)}\n`
           : renderHtml(explainPageDocument(runtime.state, id, view, page), { live: { script: '/live.js' } });
-        k.pages?.set(key, body);
-        if (k.pages !== undefined && k.pages.size > MAX_KEPT_PAGES)
-          k.pages.delete(k.pages.keys().next().value!);
+        k.pages.set(key, body);
+        if (k.pages.size > MAX_KEPT_PAGES) k.pages.delete(k.pages.keys().next().value!);
       }
       return send(req, res, 200, asJson ? JSON_TYPE : HTML, body);
     }

@@ -139,7 +139,7 @@ export interface WindowExplain {
 }
 
 /** `explain` of one id over the window, replayed a slice at a time; no decision explained yet. */
-export async function buildExplainView(
+export async function buildWindowExplain(
   state: ServeState,
   id: string,
   slicer: Slicer = NEVER_PAUSE,

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAnalyzeView, buildExplainView } from '../../src/serve/serveReport.js';
+import { buildAnalyzeView, buildWindowExplain } from '../../src/serve/serveReport.js';
 import { MAX_EVENT_STREAMS } from '../../src/serve/livePage.js';
 import type { Slicer } from '../../src/serve/sliceWork.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
@@ -175,7 +175,7 @@ describe('pages are bounded in size and time', () => {
     expect(pauses).toBeGreaterThan(100);
     expect(sliced.summary.decisions).toBe(atOnce.summary.decisions);
     expect(sliced.summary).toEqual(atOnce.summary);
-    const explainedAtOnce = await buildExplainView(state, [...state.window.records()][0]!.traceId);
+    const explainedAtOnce = await buildWindowExplain(state, [...state.window.records()][0]!.traceId);
     expect(explainedAtOnce.records).toBe(1);
     expect(explainedAtOnce.analysis.finish().decisions).toBe(1);
   });
