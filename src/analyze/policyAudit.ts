@@ -81,9 +81,11 @@ export interface PolicyAudit {
     readonly semantics: PolicySemantics;
     readonly replay: ReplayOutcome;
     readonly seq: number;
+    /** The decision replayed under each behaviour (what a caller keeping per-decision results reads). */
+    readonly replays: Readonly<Record<PolicySemantics, ReplayOutcome>>;
   };
   /** The behaviour that judges `d` by everything added so far (after the last `add`, the final one). */
-  judge(d: DecisionRecord): PolicySemantics;
+  judge(d: Pick<DecisionRecord, 'service' | 'semantics'>): PolicySemantics;
   finish(): PolicyAuditResult;
 }
 
@@ -197,7 +199,7 @@ export function createPolicyAudit(
     openFindings: { contract: [], 'agentfootprint-9.62': [] },
   });
 
-  const stateOf = (d: DecisionRecord, create: boolean): ServiceState | undefined => {
+  const stateOf = (d: Pick<DecisionRecord, 'service'>, create: boolean): ServiceState | undefined => {
     const key = d.service ?? null;
     const found = services.get(key);
     if (found !== undefined) return found;
@@ -223,7 +225,7 @@ export function createPolicyAudit(
     return { semantics: 'contract', by: 'default' };
   };
 
-  const judge = (d: DecisionRecord): PolicySemantics => {
+  const judge = (d: Pick<DecisionRecord, 'service' | 'semantics'>): PolicySemantics => {
     if (choice !== 'auto') return choice;
     return d.semantics ?? resolve(stateOf(d, false)).semantics;
   };
@@ -250,7 +252,7 @@ export function createPolicyAudit(
         if (replay.kind === 'replayed' && replay.differences.length > 0) {
           keep(settledFindings, { seq: at, record: d, semantics: fixed, differences: replay.differences });
         }
-        return { semantics: fixed, replay, seq: at };
+        return { semantics: fixed, replay, seq: at, replays };
       }
       for (const b of BEHAVIOURS) {
         const replay = replays[b];
@@ -260,7 +262,7 @@ export function createPolicyAudit(
         }
       }
       const now = resolve(s).semantics;
-      return { semantics: now, replay: replays[now], seq: at };
+      return { semantics: now, replay: replays[now], seq: at, replays };
     },
     judge,
     finish() {

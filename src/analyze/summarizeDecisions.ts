@@ -12,6 +12,8 @@ import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
 import { FloorSourceTally, type FloorSourceCounts } from './floorSources.js';
 import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
+import type { ReplayOutcome } from './replayDecision.js';
+import type { PolicySemantics } from '../policy/types.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 
@@ -92,10 +94,21 @@ export interface DecisionSummary extends DecisionRates {
 export interface SummaryAnalysis {
   add(record: TraceRecord): void;
   finish(): DecisionSummary;
+  /** The behaviour that judges a decision of this service (recording this behaviour, if any), by all added. */
+  judge(d: Pick<DecisionRecord, 'service' | 'semantics'>): PolicySemantics;
 }
 
+/** Told each decision as the audit replayed it under both behaviours (serve's per-decision index keeps it). */
+export type AuditObserver = (
+  d: DecisionRecord,
+  replays: Readonly<Record<PolicySemantics, ReplayOutcome>>,
+) => void;
+
 /** Start an overview. */
-export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): SummaryAnalysis {
+export function createSummaryAnalysis(
+  config: Partial<SummaryConfig> = {},
+  observe?: AuditObserver,
+): SummaryAnalysis {
   const cfg = resolveConfig(DEFAULT_SUMMARY_CONFIG, config);
   const all = new RateCounter();
   const byService = new NamedCounters(cfg.maxNames);
@@ -126,7 +139,8 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
     if (d.timeUnixMs < firstMs) firstMs = d.timeUnixMs;
     // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same last time.
     if (d.timeUnixMs > lastMs) lastMs = d.timeUnixMs;
-    const { seq } = audit.add(d);
+    const { seq, replays } = audit.add(d);
+    observe?.(d, replays);
     for (const a of detectThresholdAnomalies(d)) {
       anomalies[a.kind]++;
       // Stryker disable next-line EqualityOperator: equivalent — the merged list is cut to maxExamples at the end; this cap only bounds memory.
@@ -140,6 +154,7 @@ export function createSummaryAnalysis(config: Partial<SummaryConfig> = {}): Summ
       else if (record.kind === 'turn') turns++;
       else misroutes++;
     },
+    judge: (d) => audit.judge(d),
     finish(): DecisionSummary {
       const settled = audit.finish();
       anomalies.inconsistent = settled.inconsistent;

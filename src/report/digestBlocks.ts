@@ -128,7 +128,9 @@ export function timelineBlocks(digest: ChartDigest): Block[] {
   return chartSection(
     'Near-tie rate over time',
     `Share of decisions per ${describeWidth(bucketMs)} (UTC) that were near-ties or ended in a menu.` +
-      (buckets.length === 1 ? ' Every decision falls in one bucket, so there is one point per line.' : ''),
+      (buckets.length === 1
+        ? ' Every decision falls in one bucket, so there is one point per line.'
+        : ' A break in a line is a time with no decision.'),
     {
       type: 'line',
       series: [
@@ -149,6 +151,8 @@ export function timelineBlocks(digest: ChartDigest): Block[] {
         yDomain: [0, 1],
         yFormat: formatPercent,
         xFormat: (x) => formatBucketTime(x, bucketMs),
+        // Buckets hold decisions only: a missing one is a time without data, not a rate of 0 or a straight line.
+        gapOver: bucketMs * 1.5,
       },
     },
     { half: true },

@@ -47,12 +47,26 @@ export type Inline = string | Span | readonly (string | Span)[];
 /** The outputs a block can be kept to: `text` is text and Markdown, `html` the page. */
 export type Medium = 'text' | 'html';
 
-/** One headline figure. */
+/** One headline figure; on a page with `href`, the card links to the list it counts. */
 export interface Figure {
   readonly label: string;
   readonly value: string;
   readonly tone?: 'good' | 'warn' | 'bad';
+  readonly href?: string;
 }
+
+/** One control of a form: a choice among options, a checkbox, or a value carried along unseen. */
+export type FormField =
+  | {
+      readonly kind: 'select';
+      readonly name: string;
+      readonly label: string;
+      /** [value, shown]; the empty value is "any". */
+      readonly options: readonly (readonly [string, string])[];
+      readonly value: string;
+    }
+  | { readonly kind: 'checkbox'; readonly name: string; readonly label: string; readonly checked: boolean }
+  | { readonly kind: 'hidden'; readonly name: string; readonly value: string };
 
 /** A chart: the data and options of one of the svgCharts drawings. */
 export type Chart =
@@ -111,6 +125,8 @@ export type Block = (
       readonly legend?: Legend;
     }
   | { readonly kind: 'chart'; readonly chart: Chart }
+  /** A GET form to a path of the page's own site (serve's list filters): a page only, text skips it. */
+  | { readonly kind: 'form'; readonly action: string; readonly fields: readonly FormField[] }
 ) & { readonly only?: Medium };
 
 /** A table's legend: the columns that need words, each with a short meaning (and the output it is for). */

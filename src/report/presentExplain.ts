@@ -13,7 +13,7 @@ import type { VerdictSummary } from '../analyze/replayDecision.js';
 import type { MisrouteMark } from '../record/types.js';
 import type { TraceLinks } from './traceLinks.js';
 import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
-import { tone, type Block, type Inline, type Legend, type ReportDocument } from './document.js';
+import { tone, type Block, type Inline, type Legend, type ReportDocument, type Span } from './document.js';
 import { describeFloorSource } from './floorSourceText.js';
 import { traceIdInline } from './traceIdText.js';
 import {
@@ -34,6 +34,8 @@ export interface ExplainView {
   readonly links: Readonly<Record<string, TraceLinks>>;
   /** What was read; absent for a report built from records in memory. */
   readonly input?: InputSummary;
+  /** Where a page links a trace or conversation id (serve: its explain pages); ids are text without it. */
+  readonly idHref?: (kind: 'trace' | 'conversation', id: string) => string;
 }
 
 /** The JSON document of `routescope explain`. */
@@ -120,6 +122,7 @@ export function explainToDocument(v: ExplainView): ReportDocument {
       { label: 'misroute marks', value: formatCount(misroutes), tone: misroutes > 0 ? 'bad' : 'good' },
     ],
   });
+  if (v.idHref !== undefined && r.decisions + r.entries.length > 0) blocks.push(...idBlocks(r, v.idHref));
   const linkRows = Object.entries(v.links).flatMap(([traceId, l]) => [
     ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, { text: l.jaeger, href: l.jaeger }] as const]),
     ...(l.grafana === undefined
@@ -131,7 +134,7 @@ export function explainToDocument(v: ExplainView): ReportDocument {
   if (r.decisions > 0) blocks.push(...barKeyBlocks());
   let n = 0;
   for (const e of r.entries) {
-    if (e.kind === 'decision') blocks.push(...decisionBlocks(e, ++n, v.links[e.record.traceId]));
+    if (e.kind === 'decision') blocks.push(...decisionBlocks(e, ++n, v.links[e.record.traceId], v.idHref));
     else if (e.kind === 'turn') {
       const t = e.record;
       const parts = [`by ${t.by}`];
@@ -174,7 +177,12 @@ export function explainToDocument(v: ExplainView): ReportDocument {
   return blocks;
 }
 
-function decisionBlocks(e: ExplainedDecision, n: number, links: TraceLinks | undefined): Block[] {
+function decisionBlocks(
+  e: ExplainedDecision,
+  n: number,
+  links: TraceLinks | undefined,
+  idHref: ExplainView['idHref'],
+): Block[] {
   const d = e.record;
   const verdict: Inline =
     d.verdict === 'move'
@@ -225,8 +233,19 @@ function decisionBlocks(e: ExplainedDecision, n: number, links: TraceLinks | und
           'where',
           [
             'trace ',
-            ...traceIdInline(d.traceId, d.syntheticTraceId === true),
-            ` span ${d.spanId}${d.conversationId === undefined ? '' : ` · conversation ${d.conversationId}`} · ${d.source.file}:${d.source.line}`,
+            ...linked(traceIdInline(d.traceId, d.syntheticTraceId === true), idHref?.('trace', d.traceId)),
+            ` span ${d.spanId}`,
+            ...(d.conversationId === undefined
+              ? []
+              : [
+                  ' · conversation ',
+                  {
+                    text: d.conversationId,
+                    look: 'id' as const,
+                    ...(idHref === undefined ? {} : { href: idHref('conversation', d.conversationId) }),
+                  },
+                ]),
+            ` · ${d.source.file}:${d.source.line}`,
           ],
         ],
       ],
@@ -338,4 +357,45 @@ function describeMark(m: MisrouteMark): string {
   if (m.reason !== undefined) parts.push(`reason ${m.reason}`);
   if (m.source !== undefined) parts.push(`source ${m.source}`);
   return parts.length === 0 ? 'marked misrouted' : parts.join(', ');
+}
+
+/** The id span (the first) made a link to `href`, when there is one. */
+function linked(spans: Span[], href: string | undefined): Span[] {
+  if (href === undefined) return spans;
+  const [id, ...rest] = spans;
+  return [{ ...id!, href }, ...rest];
+}
+
+/** Ids listed at most, per kind, in the links section of a page. */
+const MAX_LINKED_IDS = 20;
+
+/** A page's links to each conversation and trace of the explain (serve: each its own explain page). */
+function idBlocks(r: ExplainReport, idHref: NonNullable<ExplainView['idHref']>): Block[] {
+  const list = (kind: 'trace' | 'conversation', ids: readonly string[]): Inline => [
+    ...ids
+      .slice(0, MAX_LINKED_IDS)
+      .flatMap((id, i): (string | Span)[] => [
+        ...(i === 0 ? [] : [' ']),
+        { text: id, look: 'id', href: idHref(kind, id) },
+      ]),
+    ...(ids.length > MAX_LINKED_IDS
+      ? [tone(` +${formatCount(ids.length - MAX_LINKED_IDS)} more`, 'dim')]
+      : []),
+  ];
+  return [
+    { kind: 'heading', text: 'Conversations and traces', only: 'html' },
+    {
+      kind: 'fields',
+      only: 'html',
+      rows: [
+        [
+          'conversations',
+          r.conversationIds.length === 0
+            ? tone('none named', 'dim')
+            : list('conversation', r.conversationIds),
+        ],
+        ['traces', list('trace', r.traceIds)],
+      ],
+    },
+  ];
 }

@@ -47,6 +47,7 @@ function renderBlock(block: Block): string {
         block.items.map((f) => [f.label, f.tone === undefined ? f.value : { text: f.value, tone: f.tone }]),
       );
     case 'chart':
+    case 'form':
       return '';
     case 'table': {
       const head = `| ${block.columns.map((c) => escapeMarkdown(c.title)).join(' | ')} |`;

@@ -74,6 +74,7 @@ function renderBlock(block: Block, style: TextStyle): string[] {
     case 'table':
       return renderTable(block, style);
     case 'chart':
+    case 'form':
       return [];
   }
 }

@@ -2,8 +2,8 @@
  * livePage — the browser side of `serve` (`--ui-port`): the report of what arrived, kept live.
  *
  * Routes (GET or HEAD): `/` the analyze report of the window, `/explain/<id>` explain of one trace or
- * conversation id, each also as JSON (`/report.json`, `/explain/<id>.json`, the CLI's JSON documents with
- * serve's block); `/events` Server-Sent Events telling pages the revision moved (at most once a second, a
+ * conversation id (404 when the window holds none), each also as JSON (`/report.json`, `/explain/<id>.json`,
+ * the CLI's JSON documents with serve's block); the lists and the search (browse/browseRoutes); `/events` Server-Sent Events telling pages the revision moved (at most once a second, a
  * comment every 15 s to keep proxies from closing it); `/live.js` the page script; `/healthz`. (Prometheus
  * reads `/metrics` on the receiver's port.) A page is rendered at most once per revision and kept, so a hundred open tabs cost
  * one render. With a token, every route wants it: a bearer header (Prometheus' `authorization`), or once in
@@ -13,19 +13,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderHtml } from '../report/html/renderHtml.js';
 import { LIVE_SCRIPT } from './liveScript.js';
-import type { AnalyzeView } from '../report/presentAnalyze.js';
+import type { TraceLinkConfig } from '../report/traceLinks.js';
+import { serveNav } from './browse/browsePages.js';
+import { answerBrowse, browsePath } from './browse/browseRoutes.js';
+import { createExplainCache } from './explainCache.js';
 import type { RequestGuard } from './requestGuard.js';
-import {
-  buildAnalyzeView,
-  buildWindowExplain,
-  explainPageDocument,
-  explainPageJson,
-  explainPageOf,
-  explainPageView,
-  serveToDocument,
-  type WindowExplain,
-  serveToJson,
-} from './serveReport.js';
+import { buildWindowView, serveToDocument, serveToJson, type WindowView } from './serveReport.js';
 import { createSlicer } from './sliceWork.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
@@ -50,15 +43,6 @@ export const MAX_EVENT_STREAMS = 64;
 /** Bytes an event stream may have unread before it is let go. */
 export const MAX_EVENT_BUFFER = 64 * 1024;
 
-/** Explain views made at once; a further one (of an id not kept) is 503 with Retry-After. */
-export const MAX_EXPLAIN_RENDERS = 2;
-
-/** Explain views kept, the most recently asked. */
-export const MAX_KEPT_EXPLAINS = 16;
-
-/** Matched records the kept explains may hold together (one conversation of 10,000, or many small ones). */
-export const MAX_KEPT_EXPLAIN_ENTRIES = 10_000;
-
 /** Answers being sent at once (event streams aside); a further request is 503 with Retry-After. */
 export const MAX_OPEN_ANSWERS = 32;
 
@@ -69,19 +53,11 @@ interface Kept<T> {
   readonly at: number;
 }
 
-/** The window's analyze view and its two renderings, each made once. */
-interface KeptWindow extends Kept<AnalyzeView> {
+/** The window's analyze view and index, and the view's two renderings, each made once. */
+interface KeptWindow extends Kept<WindowView> {
   html: string | undefined;
   json: string | undefined;
 }
-
-/** One id's explain and its pages as rendered (`h3`, `j3`: page 3 as HTML, as JSON), the most recent few. */
-interface KeptExplain extends Kept<WindowExplain> {
-  readonly pages: Map<string, string>;
-}
-
-/** Rendered pages kept per explain. */
-const MAX_KEPT_PAGES = 8;
 
 /** How the page server runs. */
 export interface LivePageOptions {
@@ -91,6 +67,8 @@ export interface LivePageOptions {
   readonly guard?: RequestGuard;
   /** The JSON documents' schema version (the CLI's). */
   readonly schemaVersion: number;
+  /** Where explain pages link a trace (Jaeger, Grafana), as the CLI's `--jaeger-url` / `--grafana-url`. */
+  readonly traceLinks?: TraceLinkConfig;
 }
 
 /** The handler, and `close` for its streams and timers. */
@@ -161,7 +139,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
       const revision = runtime.revision;
       const started = performance.now();
       try {
-        const view = await buildAnalyzeView(runtime.state, createSlicer());
+        const view = await buildWindowView(runtime.state, createSlicer());
         lastRenderMs = performance.now() - started;
         kept = { revision, view, at: Date.now(), html: undefined, json: undefined };
         return kept;
@@ -173,63 +151,24 @@ export function createLivePage(options: LivePageOptions): LivePage {
   };
   const pageHtml = async (): Promise<string> => {
     const k = await windowView();
-    k.html ??= renderHtml(serveToDocument(runtime.state, k.view), {
+    k.html ??= renderHtml(serveToDocument(runtime.state, k.view.view), {
       live: { script: '/live.js', revision: k.revision },
+      nav: serveNav(),
     });
     return k.html;
   };
   const reportJson = async (): Promise<string> => {
     const k = await windowView();
-    k.json ??= `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion, k.view), null, 2)}\n`;
+    k.json ??= `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion, k.view.view), null, 2)}\n`;
     return k.json;
   };
 
-  /**
-   * Explain views by id, kept like the window's: at most MAX_KEPT_EXPLAINS, holding MAX_KEPT_EXPLAIN_ENTRIES
-   * records together (the one just made aside), the least recently asked going first.
-   */
-  const explains = new Map<string, KeptExplain | Promise<KeptExplain>>();
-  let explaining = 0;
-  const explainView = async (id: string): Promise<KeptExplain | 'busy'> => {
-    const found = explains.get(id);
-    if (found !== undefined) {
-      explains.delete(id);
-      explains.set(id, found);
-      if (found instanceof Promise) return found;
-      if (found.revision === runtime.revision || Date.now() - found.at < minAge()) return found;
-    }
-    if (explaining >= MAX_EXPLAIN_RENDERS)
-      return found instanceof Promise || found === undefined ? 'busy' : found;
-    explaining++;
-    const revision = runtime.revision;
-    const made = buildWindowExplain(runtime.state, id, createSlicer())
-      .then((view): KeptExplain => ({
-        revision,
-        view,
-        at: Date.now(),
-        pages: new Map(),
-      }))
-      .finally(() => explaining--);
-    explains.set(id, made);
-    while (explains.size > MAX_KEPT_EXPLAINS) explains.delete(explains.keys().next().value!);
-    try {
-      const k = await made;
-      if (explains.get(id) === made) explains.set(id, k);
-      // The least recently asked go until what is kept holds at most MAX_KEPT_EXPLAIN_ENTRIES records.
-      let entries = 0;
-      for (const kept of explains.values()) if (!(kept instanceof Promise)) entries += kept.view.records;
-      for (const [other, kept] of explains) {
-        if (entries <= MAX_KEPT_EXPLAIN_ENTRIES) break;
-        if (other === id || kept instanceof Promise) continue;
-        entries -= kept.view.records;
-        explains.delete(other);
-      }
-      return k;
-    } catch (error) {
-      if (explains.get(id) === made) explains.delete(id);
-      throw error;
-    }
-  };
+  const explains = createExplainCache({
+    runtime,
+    schemaVersion: options.schemaVersion,
+    minAge,
+    ...(options.traceLinks === undefined ? {} : { traceLinks: options.traceLinks }),
+  });
 
   const send = (
     req: IncomingMessage,
@@ -305,29 +244,28 @@ export function createLivePage(options: LivePageOptions): LivePage {
         return send(req, res, 400, TEXT, 'the id is not valid URL encoding\n');
       }
       if (id === '') return send(req, res, 404, TEXT, 'name an id: /explain/<trace id or conversation id>\n');
-      const k = await explainView(id);
-      if (k === 'busy')
+      const answer = await explains.page(id, Number(url.searchParams.get('page') ?? 1) || 1, path, asJson);
+      if (answer === 'busy')
         return send(req, res, 503, TEXT, 'other explain pages are being made: try again in a moment\n', {
           'retry-after': '1',
         });
-      const page = explainPageOf(k.view, Number(url.searchParams.get('page') ?? 1) || 1, path);
-      const key = `${asJson ? 'j' : 'h'}${page.number}`;
-      let body = k.pages.get(key);
-      if (body === undefined) {
-        // Requests that waited for the same replay take turns here, each page made once.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        body = k.pages.get(key);
+      return send(req, res, answer.found ? 200 : 404, asJson ? JSON_TYPE : HTML, answer.body);
+    }
+    const browse = browsePath(path);
+    if (browse !== undefined) {
+      const k = await windowView();
+      const answer = answerBrowse(browse.base, browse.json, url.searchParams, {
+        index: k.view.index,
+        evicted: runtime.state.window.evicted.decisions,
+        revision: k.revision,
+        schemaVersion: options.schemaVersion,
+      });
+      if (answer.kind === 'redirect') {
+        res.writeHead(303, { location: answer.location, 'cache-control': 'no-store' });
+        res.end();
+        return;
       }
-      if (body === undefined) {
-        // Only this page's records are explained (100 at most).
-        const view = explainPageView(k.view, page);
-        body = asJson
-          ? `${JSON.stringify(explainPageJson(view, page, options.schemaVersion), null, 2)}\n`
-          : renderHtml(explainPageDocument(runtime.state, id, view, page), { live: { script: '/live.js' } });
-        k.pages.set(key, body);
-        if (k.pages.size > MAX_KEPT_PAGES) k.pages.delete(k.pages.keys().next().value!);
-      }
-      return send(req, res, 200, asJson ? JSON_TYPE : HTML, body);
+      return send(req, res, answer.status, answer.json ? JSON_TYPE : HTML, answer.body);
     }
     if (path === '/live.js') return send(req, res, 200, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
     if (path === '/healthz') return send(req, res, 200, TEXT, 'ok\n');
@@ -354,7 +292,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
       res,
       404,
       TEXT,
-      'not found: try / , /report.json, /explain/<id> (Prometheus: /metrics on the OTLP port)\n',
+      'not found: try / , /report.json, /decisions, /conversations, /misroutes, /search?q=<id>, /explain/<id> (each also .json; Prometheus: /metrics on the OTLP port)\n',
     );
   };
 

@@ -17,6 +17,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { createForwarder, splitForwardTarget, type Forwarder } from './forwardRequests.js';
+import type { TraceLinkConfig } from '../report/traceLinks.js';
 import { createLivePage } from './livePage.js';
 import { createOtlpReceiver } from './otlpReceiver.js';
 import type { ReadBodyOptions } from './readRequestBody.js';
@@ -83,6 +84,8 @@ export interface ServeOptions {
   readonly outFlushMs?: number;
   /** The JSON documents' schema version (the CLI's). */
   readonly schemaVersion: number;
+  /** Where explain pages link a trace (Jaeger, Grafana). */
+  readonly traceLinks?: TraceLinkConfig;
   /** Problems, one line each. */
   readonly log: (line: string) => void;
 }
@@ -215,6 +218,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     guard,
     schemaVersion: options.schemaVersion,
     ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.traceLinks === undefined ? {} : { traceLinks: options.traceLinks }),
   });
   const pageServer = makeServer(options);
   // An answer nobody reads (its socket idle that long) is let go; the page's event streams turn this off.

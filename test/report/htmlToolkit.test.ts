@@ -81,6 +81,31 @@ describe('svg charts', () => {
     expect(svg).toContain('class="marker"');
   });
 
+  it('a line chart breaks where points are further apart than gapOver, and only there', () => {
+    // Hourly points with a day missing between the third and the fourth, and many points (no dots drawn).
+    const hour = 3_600_000;
+    const xs = [...[0, 1, 2].map((h) => h * hour), ...Array.from({ length: 70 }, (_, i) => (26 + i) * hour)];
+    const svg = drawLineChart([{ name: 'a', points: xs.map((x) => ({ x, y: 0.5 })) }], {
+      title: 't',
+      gapOver: 1.5 * hour,
+    });
+    const d = /<path class="mark" d="([^"]+)"/.exec(svg)![1]!;
+    expect(d.match(/M/g)?.length).toBe(2);
+    expect(d.match(/L/g)?.length).toBe(xs.length - 2);
+    // Without gapOver the same points are one line.
+    const joined = drawLineChart([{ name: 'a', points: xs.map((x) => ({ x, y: 0.5 })) }], { title: 't' });
+    expect(/<path class="mark" d="([^"]+)"/.exec(joined)![1]!.match(/M/g)?.length).toBe(1);
+  });
+
+  it('a point alone between two gaps is drawn as a dot even on a busy line', () => {
+    const xs = [0, 10, ...Array.from({ length: 70 }, (_, i) => 20 + i)];
+    const svg = drawLineChart([{ name: 'a', points: xs.map((x) => ({ x, y: 0.25 })) }], {
+      title: 't',
+      gapOver: 1.5,
+    });
+    expect((svg.match(/<circle/g) ?? []).length).toBe(2);
+  });
+
   it('a line chart with one point still has an x range', () => {
     const svg = drawLineChart([{ name: 'a', points: [{ x: 5, y: 0.5 }] }], { title: 't' });
     expect(svg).not.toContain('NaN');

@@ -168,7 +168,9 @@ describe('HTML', () => {
 
   it('draws a chart block with svgCharts', () => {
     const html = renderHtml([{ kind: 'heading', text: 'Mix' }, bars]);
-    expect(html).toMatch(/<section><h2>Mix<\/h2><svg class="chart" data-chart="bar"[^]*?class="mark"/);
+    expect(html).toMatch(
+      /<section><h2>Mix<\/h2><div class="chartbox"><svg class="chart" data-chart="bar"[^]*?class="mark"/,
+    );
   });
 
   it('leaves out blocks and spans kept to text', () => {

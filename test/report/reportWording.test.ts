@@ -89,6 +89,10 @@ describe('HTML pieces', () => {
     expect(html).toContain('<p class="legend"><b>met</b> times the pair met</p>');
     const page = renderHtmlPage({ title: 't', sections: [] });
     expect(page).not.toContain('overflow-wrap:anywhere');
+    // Only an id may break anywhere (a 32-hex trace id on a phone), never a word of text.
+    expect(page.match(/[^{}]*\{[^}]*word-break:break-all/g)).toEqual([
+      'table.fields code.id{white-space:normal;word-break:break-all',
+    ]);
   });
 
   it('a trace id is shown whole', () => {

@@ -8,7 +8,8 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAnalyzeView, buildWindowExplain } from '../../src/serve/serveReport.js';
+import { buildWindowExplain } from '../../src/serve/serveExplain.js';
+import { buildWindowView } from '../../src/serve/serveReport.js';
 import { MAX_EVENT_STREAMS } from '../../src/serve/livePage.js';
 import type { Slicer } from '../../src/serve/sliceWork.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
@@ -154,7 +155,7 @@ describe('pages are bounded in size and time', () => {
     running = await startTestServe();
     await exportDecisions(running.endpoint, 300, 'json');
     const state = running.runtime.state;
-    const atOnce = await buildAnalyzeView(state);
+    const atOnce = (await buildWindowView(state)).view;
     let pauses = 0;
     let added = false;
     const slicer: Slicer = {
@@ -171,7 +172,7 @@ describe('pages are bounded in size and time', () => {
         );
       },
     };
-    const sliced = await buildAnalyzeView(state, slicer);
+    const sliced = (await buildWindowView(state, slicer)).view;
     expect(pauses).toBeGreaterThan(100);
     expect(sliced.summary.decisions).toBe(atOnce.summary.decisions);
     expect(sliced.summary).toEqual(atOnce.summary);

@@ -5,7 +5,7 @@
  * printed, a line on stderr says what to check, and the exit code is 2.
  */
 import { existsSync } from 'node:fs';
-import type { CliArgs, CliCommand } from '../cliCommand.js';
+import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
 import { readInputs, readJobsAndPolicy, readPolicy, withInputs, withPolicy } from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
@@ -13,6 +13,7 @@ import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
 import type { TraceLinks } from '../../report/traceLinks.js';
+import { readTraceLinkConfig, withTraceLinkOptions } from '../traceLinkOptions.js';
 import { UsageError } from '../usageError.js';
 
 /** `routescope explain`. */
@@ -21,41 +22,27 @@ export const explainCommand: CliCommand = {
   describe:
     'every routing decision of one trace or conversation: ranked table, why, and what would have changed it',
   builder: (y) =>
-    withPolicy(
-      withExamples(
-        withInputs(
-          y.positional('id', {
-            type: 'string',
-            describe:
-              'a trace id (32 hex digits, or a unique prefix of 8 or more) or a gen_ai.conversation.id',
-          }),
-        ),
-        [
-          ['$0 explain 4bf92f3577b34da6a3ce929d0e0e4736 traces/', 'one trace'],
-          ['$0 explain 4bf92f35 traces/', 'the same trace by a prefix of its id'],
+    withTraceLinkOptions(
+      withPolicy(
+        withExamples(
+          withInputs(
+            y.positional('id', {
+              type: 'string',
+              describe:
+                'a trace id (32 hex digits, or a unique prefix of 8 or more) or a gen_ai.conversation.id',
+            }),
+          ),
           [
-            '$0 explain conv-1842 traces/ --jaeger-url http://localhost:16686',
-            'a whole conversation, with links',
+            ['$0 explain 4bf92f3577b34da6a3ce929d0e0e4736 traces/', 'one trace'],
+            ['$0 explain 4bf92f35 traces/', 'the same trace by a prefix of its id'],
+            [
+              '$0 explain conv-1842 traces/ --jaeger-url http://localhost:16686',
+              'a whole conversation, with links',
+            ],
           ],
-        ],
+        ),
       ),
-    )
-      .option('jaeger-url', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'Jaeger UI base URL: prints the link URL/trace/<trace-id> for each trace',
-      })
-      .option('grafana-url', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'Grafana base URL; prints an Explore link (Tempo)',
-      })
-      .option('grafana-datasource', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'uid of the Tempo data source in Grafana',
-        default: 'tempo',
-      }),
+    ),
   async run(args, ctx) {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createExplainAnalysis } = await import('../../analyze/explainDecisions.js');
@@ -71,25 +58,20 @@ export const explainCommand: CliCommand = {
       );
     }
     const inputs = readInputs(args, ctx.io.env);
-    const jaegerUrl = readUrl(args, 'jaegerUrl', '--jaeger-url');
-    const grafanaUrl = readUrl(args, 'grafanaUrl', '--grafana-url');
+    const linkConfig = readTraceLinkConfig(args);
     const policy = readPolicy(args);
     const analysis = createExplainAnalysis(id, { policy });
     const input = await runAnalysisPass(inputs, [analysis], ctx.io, readJobsAndPolicy(args, policy));
     const report = analysis.finish();
     const links: Record<string, TraceLinks> = {};
-    if (jaegerUrl !== undefined || grafanaUrl !== undefined) {
+    if (linkConfig.jaegerUrl !== undefined || linkConfig.grafanaUrl !== undefined) {
       for (const traceId of report.traceIds) {
         // A synthesized id (an event-log record's) is in no trace store: no link is made for it.
         if (report.syntheticTraceIds.includes(traceId)) continue;
         const times = report.entries
           .filter((e) => e.record.traceId === traceId)
           .map((e) => e.record.timeUnixMs);
-        links[traceId] = buildTraceLinks(traceId, Math.min(...times), Math.max(...times), {
-          ...(jaegerUrl === undefined ? {} : { jaegerUrl }),
-          ...(grafanaUrl === undefined ? {} : { grafanaUrl }),
-          grafanaDatasource: String(args.grafanaDatasource ?? 'tempo'),
-        });
+        links[traceId] = buildTraceLinks(traceId, Math.min(...times), Math.max(...times), linkConfig);
       }
     }
     const view = { report, links, input };
@@ -113,19 +95,4 @@ export const explainCommand: CliCommand = {
 /** An id that names a file or folder here, or is written like a path. */
 function looksLikePath(id: string): boolean {
   return existsSync(id) || /[\\/]|\.(jsonl|json|pb|binpb|zst|gz)$/i.test(id);
-}
-
-function readUrl(args: CliArgs, key: string, flag: string): string | undefined {
-  const v = args[key];
-  if (v === undefined) return undefined;
-  const text = String(v);
-  try {
-    const url = new URL(text);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw new UsageError(
-      `${flag} must be an http(s) URL such as http://localhost:16686, got '${escapeControlChars(text)}'`,
-    );
-  }
-  return text;
 }

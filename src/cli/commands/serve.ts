@@ -15,6 +15,7 @@ import { readInteger, readPolicy, withPolicy } from '../commonOptions.js';
 import { withExamples } from '../helpText.js';
 import { readStoreHeaders } from '../readStoreHeaders.js';
 import { JSON_SCHEMA_VERSION } from '../emitReport.js';
+import { readTraceLinkConfig, withTraceLinkOptions } from '../traceLinkOptions.js';
 import { UsageError } from '../usageError.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { formatCount } from '../../report/formatValues.js';
@@ -50,95 +51,100 @@ export const serveCommand: CliCommand & {
   command: 'serve',
   describe: 'receive OTLP/HTTP on localhost and show routing live in a browser, with Prometheus /metrics',
   builder: (y) =>
-    withPolicy(
-      withExamples(y, [
-        ['$0 serve', 'OTLP/HTTP on 127.0.0.1:4318, the live page on http://127.0.0.1:4319/'],
-        ['$0 serve --out traces.jsonl', 'also keep everything received, for the other commands'],
-        [
-          '$0 serve --forward http://127.0.0.1:14318',
-          'sit in front of a Collector, passing every request on',
-        ],
-        ['$0 serve --host 0.0.0.0 --token "$SECRET"', 'take spans from other machines, with a bearer token'],
-      ]),
-    )
-      .option('host', {
-        type: 'string',
-        requiresArg: true,
-        default: DEFAULT_HOST,
-        describe: 'address the OTLP receiver listens on; beyond loopback only with --token',
-      })
-      .option('port', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_OTLP_PORT,
-        describe: 'OTLP/HTTP port, also serving /metrics (0: any free port)',
-      })
-      .option('ui-host', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'address of the live page (default: --host when it is loopback, else 127.0.0.1)',
-      })
-      .option('ui-port', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_UI_PORT,
-        describe: 'port of the live page (0: any free port)',
-      })
-      .option('token', {
-        type: 'string',
-        requiresArg: true,
-        describe: `bearer token every request must carry (default: $${SERVE_TOKEN_ENV}); required beyond loopback`,
-      })
-      .option('max-decisions', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_DECISION_WINDOW_CONFIG.maxDecisions,
-        describe: 'decisions kept, newest first; older ones are evicted and counted (/metrics counts all)',
-      })
-      .option('max-window-mb', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_DECISION_WINDOW_CONFIG.maxBytes / MIB,
-        describe:
-          'MiB the window may hold, packed; past it the oldest records are evicted whatever their count',
-      })
-      .option('max-string', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_DECISION_WINDOW_CONFIG.maxString,
-        describe: 'longest id, name or value stored whole; longer ones are cut (marked, counted)',
-      })
-      .option('max-body', {
-        type: 'number',
-        requiresArg: true,
-        default: DEFAULT_MAX_BODY / MIB,
-        describe: 'largest request body taken, in MiB, on the wire and decompressed (larger: 413)',
-      })
-      .option('out', {
-        type: 'string',
-        requiresArg: true,
-        describe: 'append everything received to FILE as OTLP/JSON lines (event logs as they came)',
-      })
-      .option('forward', {
-        type: 'string',
-        requiresArg: true,
-        describe:
-          'pass every request on, unchanged, to this OTLP/HTTP endpoint (a Collector), from a bounded queue',
-      })
-      .option('allow-host', {
-        type: 'string',
-        array: true,
-        requiresArg: true,
-        describe:
-          'a host name requests may be addressed to besides localhost, IP addresses and --host/--ui-host (others: 403, against DNS rebinding); repeatable',
-      })
-      .option('header', {
-        type: 'string',
-        array: true,
-        requiresArg: true,
-        describe:
-          "HTTP header added to forwarded requests, 'Name: value'; ${NAME} reads environment variable NAME; repeatable",
-      }),
+    withTraceLinkOptions(
+      withPolicy(
+        withExamples(y, [
+          ['$0 serve', 'OTLP/HTTP on 127.0.0.1:4318, the live page on http://127.0.0.1:4319/'],
+          ['$0 serve --out traces.jsonl', 'also keep everything received, for the other commands'],
+          [
+            '$0 serve --forward http://127.0.0.1:14318',
+            'sit in front of a Collector, passing every request on',
+          ],
+          [
+            '$0 serve --host 0.0.0.0 --token "$SECRET"',
+            'take spans from other machines, with a bearer token',
+          ],
+        ]),
+      )
+        .option('host', {
+          type: 'string',
+          requiresArg: true,
+          default: DEFAULT_HOST,
+          describe: 'address the OTLP receiver listens on; beyond loopback only with --token',
+        })
+        .option('port', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_OTLP_PORT,
+          describe: 'OTLP/HTTP port, also serving /metrics (0: any free port)',
+        })
+        .option('ui-host', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'address of the live page (default: --host when it is loopback, else 127.0.0.1)',
+        })
+        .option('ui-port', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_UI_PORT,
+          describe: 'port of the live page (0: any free port)',
+        })
+        .option('token', {
+          type: 'string',
+          requiresArg: true,
+          describe: `bearer token every request must carry (default: $${SERVE_TOKEN_ENV}); required beyond loopback`,
+        })
+        .option('max-decisions', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_DECISION_WINDOW_CONFIG.maxDecisions,
+          describe: 'decisions kept, newest first; older ones are evicted and counted (/metrics counts all)',
+        })
+        .option('max-window-mb', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_DECISION_WINDOW_CONFIG.maxBytes / MIB,
+          describe:
+            'MiB the window may hold, packed; past it the oldest records are evicted whatever their count',
+        })
+        .option('max-string', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_DECISION_WINDOW_CONFIG.maxString,
+          describe: 'longest id, name or value stored whole; longer ones are cut (marked, counted)',
+        })
+        .option('max-body', {
+          type: 'number',
+          requiresArg: true,
+          default: DEFAULT_MAX_BODY / MIB,
+          describe: 'largest request body taken, in MiB, on the wire and decompressed (larger: 413)',
+        })
+        .option('out', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'append everything received to FILE as OTLP/JSON lines (event logs as they came)',
+        })
+        .option('forward', {
+          type: 'string',
+          requiresArg: true,
+          describe:
+            'pass every request on, unchanged, to this OTLP/HTTP endpoint (a Collector), from a bounded queue',
+        })
+        .option('allow-host', {
+          type: 'string',
+          array: true,
+          requiresArg: true,
+          describe:
+            'a host name requests may be addressed to besides localhost, IP addresses and --host/--ui-host (others: 403, against DNS rebinding); repeatable',
+        })
+        .option('header', {
+          type: 'string',
+          array: true,
+          requiresArg: true,
+          describe:
+            "HTTP header added to forwarded requests, 'Name: value'; ${NAME} reads environment variable NAME; repeatable",
+        }),
+    ),
   async run(args, ctx, hooks: ServeHooks = {}) {
     const options = readServeOptions(args, ctx);
     let running: RunningServe;
@@ -198,6 +204,7 @@ export function readServeOptions(args: CliArgs, ctx: CommandContext): ServeOptio
     ...(maxString === undefined ? {} : { maxString }),
     ...(maxBodyMib === undefined ? {} : { maxBody: maxBodyMib * MIB }),
     ...(out === undefined ? {} : { out }),
+    traceLinks: readTraceLinkConfig(args),
     ...(args.forward === undefined ? {} : { forward: String(args.forward) }),
     ...(headers === undefined ? {} : { forwardHeaders: Object.fromEntries(headers.toHeaders().entries()) }),
     policy,

@@ -26,11 +26,27 @@ export interface HtmlSection {
   readonly half?: boolean;
 }
 
-/** One headline figure. */
+/** One headline figure; with `href` (a path of the page's own site) the card is a link. */
 export interface HtmlStat {
   readonly label: string;
   readonly value: string;
   readonly tone?: 'good' | 'warn' | 'bad';
+  readonly href?: string;
+}
+
+/** The links and the search box at the top of every serve page. */
+export interface HtmlNav {
+  readonly links: readonly { readonly text: string; readonly href: string }[];
+  /** The search form's action (a path) and the query it shows. */
+  readonly search?: { readonly action: string; readonly query?: string };
+}
+
+// http(s) addresses, and paths of the page's own site (serve's pages link each other); never `//host`.
+const SAFE_LINK = /^(?:https?:\/\/|\/(?![/\\]))/i;
+
+/** Is `href` a link a page may carry (an http(s) address or a path of its own site)? */
+export function isSafeHref(href: string): boolean {
+  return SAFE_LINK.test(href);
 }
 
 /** The page as a whole. */
@@ -47,18 +63,30 @@ export interface HtmlPage {
    * same-origin requests, nothing else.
    */
   readonly live?: { readonly script: string; readonly revision?: number };
+  /** serve's links between its pages and its search box (live pages only: a file has nowhere to search). */
+  readonly nav?: HtmlNav;
 }
 
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-const LIVE_CSP = `${CSP}; script-src 'self'; connect-src 'self'`;
+// A live page may submit its own search and filter forms (GET, to itself) and nothing else.
+const LIVE_CSP = `${CSP.replace("form-action 'none'", "form-action 'self'")}; script-src 'self'; connect-src 'self'`;
 
 const STYLE = `
 :root{--ink:${INK.text};--muted:${INK.muted};--line:${INK.line};--bg:${INK.background};--card:${INK.card};--accent:${VERDICT_COLORS.move}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 header{background:${INK.header};color:${INK.headerText};padding:22px 32px 18px}
-header h1{margin:0;font-size:22px;font-weight:600;letter-spacing:.2px}
+header h1{margin:0;font-size:22px;font-weight:600;letter-spacing:.2px;overflow-wrap:break-word}
+header nav{display:flex;flex-wrap:wrap;align-items:center;gap:6px 14px;margin-top:10px;font-size:13px}
+header nav a{color:${INK.headerText}}
+header form{display:flex;gap:6px;flex:1 1 280px;max-width:520px;margin-left:auto}
+header input[type=search]{flex:1;min-width:0;padding:5px 8px;border-radius:6px;border:1px solid ${INK.headerMuted};font:inherit}
+header button,form.filters button{padding:5px 12px;border-radius:6px;border:1px solid var(--line);background:var(--card);font:inherit;cursor:pointer}
+form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}
+form.filters label{display:flex;gap:6px;align-items:center}
+form.filters select{font:inherit;max-width:220px}
+a.stat{color:inherit;text-decoration:none}a.stat:hover{border-color:var(--accent)}a.stat span{text-decoration:underline}
 header p{margin:4px 0 0;color:${INK.headerMuted}}
 main{max-width:1320px;margin:0 auto;padding:20px 24px 40px;display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:18px}
 .stats{grid-column:1/-1;display:flex;flex-wrap:wrap;gap:12px}
@@ -70,10 +98,12 @@ main{max-width:1320px;margin:0 auto;padding:20px 24px 40px;display:grid;grid-tem
 section{grid-column:1/-1;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 20px;min-width:0}
 section.half{grid-column:auto}
 @media (max-width:900px){main{grid-template-columns:minmax(0,1fr);padding:12px 10px 32px}section.half{grid-column:1/-1}header{padding:16px 14px}}
+@media (max-width:600px){.stat{min-width:130px}.chartbox svg.chart{max-width:none}table.fields code.id{white-space:normal;word-break:break-all}.scroll table:not(.fields){width:max-content;min-width:100%}.scroll table:not(.fields) td{max-width:70vw}}
 section h2{margin:0 0 4px;font-size:16px;font-weight:600}
 section p.intro{margin:0 0 12px;color:var(--muted)}
 section ul{margin:8px 0;padding-left:20px}
 svg.chart{display:block;max-width:100%;height:auto;font-family:inherit;overflow:visible}
+.chartbox{overflow-x:auto}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{text-align:left;padding:5px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
@@ -100,10 +130,13 @@ export function renderHtmlPage(page: HtmlPage): string {
   const stats =
     page.stats && page.stats.length > 0
       ? `<div class="stats">${page.stats
-          .map(
-            (s) =>
-              `<div class="stat${s.tone ? ` ${s.tone}` : ''}"><span>${escapeHtml(s.label)}</span><b>${escapeHtml(s.value)}</b></div>`,
-          )
+          .map((s) => {
+            const inner = `<span>${escapeHtml(s.label)}</span><b>${escapeHtml(s.value)}</b>`;
+            const cls = `stat${s.tone ? ` ${s.tone}` : ''}`;
+            return s.href !== undefined && isSafeHref(s.href)
+              ? `<a class="${cls}" href="${escapeHtml(s.href)}">${inner}</a>`
+              : `<div class="${cls}">${inner}</div>`;
+          })
           .join('')}</div>`
       : '';
   const sections = page.sections
@@ -123,11 +156,25 @@ export function renderHtmlPage(page: HtmlPage): string {
     `<title>${escapeHtml(page.title)}</title><style>${STYLE}</style>` +
     (live ? `<script src="${escapeHtml(live.script)}" defer></script>` : '') +
     '</head><body>' +
-    `<header><h1>${escapeHtml(page.title)}</h1>${page.subtitle ? `<p>${escapeHtml(page.subtitle)}</p>` : ''}</header>` +
+    `<header><h1>${escapeHtml(page.title)}</h1>${page.subtitle ? `<p>${escapeHtml(page.subtitle)}</p>` : ''}${live && page.nav ? navHtml(page.nav) : ''}</header>` +
     `<main>${stats}\n${sections}</main>` +
     `<footer>${notes}<p>${live ? 'Served live by routescope serve: it talks to this server only, no other network.' : 'Generated by routescope. Self-contained: no scripts, no network.'}</p></footer>` +
     '</body></html>\n'
   );
+}
+
+/** serve's links and search box; links that are not the site's own paths or http(s) are left out. */
+function navHtml(nav: HtmlNav): string {
+  const links = nav.links
+    .filter((l) => isSafeHref(l.href))
+    .map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a>`);
+  const search =
+    nav.search === undefined || !isSafeHref(nav.search.action)
+      ? ''
+      : `<form role="search" method="get" action="${escapeHtml(nav.search.action)}">` +
+        `<input type="search" name="q" value="${escapeHtml(nav.search.query ?? '')}" placeholder="conversation id, trace id, span id or skill" aria-label="search the window" maxlength="1024">` +
+        '<button type="submit">Search</button></form>';
+  return `<nav>${links.join('')}${search}</nav>`;
 }
 
 /** A table; `numeric` marks the columns to right-align, `legend` says what its columns mean. Text is escaped. */

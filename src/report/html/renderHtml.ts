@@ -14,6 +14,7 @@ import {
   type Block,
   type Chart,
   type Figure,
+  type FormField,
   type Inline,
   type ReportDocument,
   type Span,
@@ -23,6 +24,7 @@ import {
   htmlIdList,
   htmlTable,
   htmlVerdict,
+  isSafeHref,
   renderHtmlPage,
   type HtmlCell,
   type HtmlPage,
@@ -30,9 +32,10 @@ import {
 } from './htmlPage.js';
 import { drawBarChart, drawHeatmap, drawHistogram, drawLineChart, drawRankedBars } from './svgCharts.js';
 
-/** How a page is rendered: `live` is serve's same-origin script (see HtmlPage.live). */
+/** How a page is rendered: `live` is serve's same-origin script (see HtmlPage.live), `nav` its links and search. */
 export interface RenderHtmlOptions {
   readonly live?: HtmlPage['live'];
+  readonly nav?: HtmlPage['nav'];
 }
 
 /** Render a document as a whole HTML page (ends with a newline). */
@@ -82,6 +85,7 @@ export function renderHtml(doc: ReportDocument, options: RenderHtmlOptions = {})
       body: s.parts.join(''),
     })),
     ...(options.live === undefined ? {} : { live: options.live }),
+    ...(options.nav === undefined ? {} : { nav: options.nav }),
   });
 }
 
@@ -108,8 +112,33 @@ function renderBlock(
         legendFor(block.legend, 'html'),
       );
     case 'chart':
-      return drawChart(block.chart);
+      // In a box that scrolls: on a phone a chart keeps a legible size instead of shrinking its text.
+      return `<div class="chartbox">${drawChart(block.chart)}</div>`;
+    case 'form':
+      return formHtml(block.action, block.fields);
   }
+}
+
+/** A GET form to one of the site's own paths (anything else is left out), each control escaped. */
+function formHtml(action: string, fields: readonly FormField[]): string {
+  if (!isSafeHref(action) || /^https?:/i.test(action)) return '';
+  const controls = fields.map((f) => {
+    const name = escapeHtml(f.name);
+    switch (f.kind) {
+      case 'hidden':
+        return `<input type="hidden" name="${name}" value="${escapeHtml(f.value)}">`;
+      case 'checkbox':
+        return `<label><input type="checkbox" name="${name}" value="1"${f.checked ? ' checked' : ''}>${escapeHtml(f.label)}</label>`;
+      case 'select':
+        return `<label>${escapeHtml(f.label)} <select name="${name}">${f.options
+          .map(
+            ([value, shown]) =>
+              `<option value="${escapeHtml(value)}"${value === f.value ? ' selected' : ''}>${escapeHtml(shown)}</option>`,
+          )
+          .join('')}</select></label>`;
+    }
+  });
+  return `<form class="filters" method="get" action="${escapeHtml(action)}">${controls.join('')}<button type="submit">Apply</button></form>`;
 }
 
 /** A chart block drawn by svgCharts. */
@@ -133,9 +162,6 @@ export function inlineHtml(value: Inline): string {
   return spansFor(value, 'html').map(spanHtml).join('');
 }
 
-// http(s) addresses, and paths of the page's own site (serve's pages link each other); never `//host`.
-const SAFE_LINK = /^(?:https?:\/\/|\/(?![/\\]))/i;
-
 const HEX_COLOR = /^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i;
 
 function spanHtml(span: Span): string {
@@ -158,7 +184,7 @@ function spanHtml(span: Span): string {
     default:
       html = escapeHtml(span.text);
   }
-  if (span.href !== undefined && SAFE_LINK.test(span.href))
+  if (span.href !== undefined && isSafeHref(span.href))
     html = `<a href="${escapeHtml(span.href)}" rel="noreferrer noopener">${html}</a>`;
   switch (span.tone) {
     case undefined:

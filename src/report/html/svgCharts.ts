@@ -159,6 +159,8 @@ export function drawLineChart(
     readonly yFormat?: (y: number) => string;
     readonly yDomain?: readonly [number, number];
     readonly marker?: ChartMarker;
+    /** Points further apart than this on x are not joined: the line breaks where there was no data. */
+    readonly gapOver?: number;
   },
 ): string {
   const width = options.width ?? 640;
@@ -214,13 +216,16 @@ export function drawLineChart(
     const color = s.color ?? SERIES_COLORS[i % SERIES_COLORS.length]!;
     const valid = s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
     if (valid.length > 0) {
-      const d = valid.map((p, k) => `${k === 0 ? 'M' : 'L'}${r1(px(p.x))} ${r1(py(p.y))}`).join(' ');
+      const gap = options.gapOver ?? Infinity;
+      const breakBefore = (k: number): boolean => k === 0 || valid[k]!.x - valid[k - 1]!.x > gap;
+      const d = valid.map((p, k) => `${breakBefore(k) ? 'M' : 'L'}${r1(px(p.x))} ${r1(py(p.y))}`).join(' ');
       out += `<path class="mark" d="${d}" fill="none" stroke="${color}" stroke-width="2" stroke-linejoin="round"><title>${escapeHtml(s.name)}</title></path>`;
-      if (valid.length <= 60) {
-        for (const p of valid) {
-          out += `<circle cx="${r1(px(p.x))}" cy="${r1(py(p.y))}" r="${valid.length <= 3 ? 5 : 2.5}" fill="${color}"><title>${escapeHtml(`${s.name} at ${xFmt(p.x)}: ${yFmt(p.y)}`)}</title></circle>`;
-        }
-      }
+      // Every point is drawn when there are few; a point with no neighbour on its line (no segment) always is.
+      valid.forEach((p, k) => {
+        const alone = breakBefore(k) && (k === valid.length - 1 || breakBefore(k + 1));
+        if (valid.length > 60 && !alone) return;
+        out += `<circle cx="${r1(px(p.x))}" cy="${r1(py(p.y))}" r="${valid.length <= 3 ? 5 : 2.5}" fill="${color}"><title>${escapeHtml(`${s.name} at ${xFmt(p.x)}: ${yFmt(p.y)}`)}</title></circle>`;
+      });
     }
     out += `<rect x="${legendX}" y="8" width="12" height="4" fill="${color}"/>`;
     out += text(legendX + 16, 14, s.name, `fill="${INK}" font-size="11"`);
