@@ -4,7 +4,8 @@
 // string-width is replaced by our measureTerminalWidth (src/cli/stringWidthShim.ts). Doc comments are left out and
 // non-ASCII characters escaped: V8 then reads each file as a one-byte string, and has less to scan (about
 // 10 ms of start). Run by `npm run build`, after tsc.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
@@ -21,10 +22,22 @@ const tscSourceMaps = {
   },
 };
 
+/**
+ * The executable keeps its run bit. cleanDir empties dist/bin before each build and the file is written anew
+ * with the default mode (0644): without this, `npx routescope` in a clone fails with "Permission denied" after
+ * any second build (npm sets the bit only when it installs a package).
+ */
+const executable = {
+  name: 'executable',
+  writeBundle(options) {
+    chmodSync(join(options.dir ?? 'dist/bin', 'routescope.js'), 0o755);
+  },
+};
+
 export default {
   input: { routescope: 'dist/cli/bin.js', readWorker: 'dist/trace/parallel/readWorker.js' },
   platform: 'node',
-  plugins: [tscSourceMaps],
+  plugins: [tscSourceMaps, executable],
   logLevel: 'warn',
   resolve: {
     alias: { 'string-width': fileURLToPath(new URL('./dist/cli/stringWidthShim.js', import.meta.url)) },

@@ -60,7 +60,14 @@ export interface SuggestedFloor {
   /** wouldBeUnmatched / decisions with a finite top score (ties at the floor can push it above K%). */
   readonly share: number;
   readonly exact: boolean;
+  /** Finite top scores the floor was read from (all, or the sample when not `exact`). */
+  readonly sample: number;
+  /** Fewer than MIN_FLOOR_SAMPLE decisions: the floor is a guess from a handful, and reports say so. */
+  readonly tiny: boolean;
 }
+
+/** Decisions a suggested floor should rest on; below it the suggestion is kept but marked tiny. */
+export const MIN_FLOOR_SAMPLE = 30;
 
 /** One router + scorer that judged with no floor. null = the spans did not carry the name. */
 export interface FloorlessScorer {
@@ -220,6 +227,8 @@ export function suggestFloor(
     wouldBeUnmatched: exact ? atOrBelow : Math.round(share * population),
     share,
     exact,
+    sample: n,
+    tiny: population < MIN_FLOOR_SAMPLE,
   };
 }
 

@@ -96,9 +96,10 @@ export function createStrategyTally(tracers: TracerSource): StrategyTally {
   return {
     otherEvent(type) {
       eventsReceived++;
-      if (turnsReceived > 0) return;
+      // Every finished turn is counted; what the other events say matters only until a turn was routed.
       if (type === TURN_END_EVENT_TYPE) turnsEnded++;
-      else if (!sawOtherKinds && !passesMinimalTier(type)) sawOtherKinds = true;
+      if (turnsReceived > 0) return;
+      if (type !== TURN_END_EVENT_TYPE && !sawOtherKinds && !passesMinimalTier(type)) sawOtherKinds = true;
       if (!toldNoRouting && turnsEnded >= TURNS_BEFORE_NO_ROUTING_WARNING) {
         toldNoRouting = true;
         tell((sawOtherKinds ? NO_ROUTING_CASCADE : MINIMAL_TIER).message);

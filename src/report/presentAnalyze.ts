@@ -28,7 +28,7 @@ import { EFFECTIVE_FLOOR_NOTE } from './floorSourceText.js';
 import { floorlessBlocks } from './presentFloorless.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { hotspotBlocks, hotspotToJson } from './presentHotspots.js';
-import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
+import { INSTRUMENTATION_HINT, inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import { policyBlocks } from './presentPolicy.js';
 import { traceIdInline } from './traceIdText.js';
 
@@ -115,7 +115,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
             ? tone('none', 'good')
             : tone(`${formatCount(s.floorlessDecisions)} decisions judged with no floor`, 'warn'),
         ],
-        ...(s.decisions > 0 ? [['floors', floorSourcesText(s.floorSources)] as const] : []),
+        ...(s.decisions > 0 ? [['floor set by', floorSourcesText(s.floorSources)] as const] : []),
         [
           'inconsistent',
           s.inconsistent === 0
@@ -138,7 +138,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
             text: tone(
               stats !== undefined && stats.events > 0
                 ? `No tier-2 decision in the input: its agentfootprint event logs hold ${formatCount(stats.events - stats.otherEvents)} turn_routed events, none with scores (tier 2 never ran), and ${formatCount(stats.otherEvents)} other events, skipped.`
-                : 'No tier-2 routing spans in the input. Wrap the router with instrumentDecideTier2 and export its spans (see the README).',
+                : `No tier-2 routing spans in the input. Turn the instrumentation on (${INSTRUMENTATION_HINT}) and export its spans: README, "Plug into your agent".`,
               'warn',
             ),
           },
@@ -297,6 +297,7 @@ function describeAnomaly(a: AnomalyExample): Inline {
 
 /** Whose floors judged the decisions: the policy's, the scorer's, or only the effective one (an event's). */
 function floorSourcesText(c: FloorSourceCounts): Inline {
-  const text = `policy's ${formatCount(c.policy)} · scorer's ${formatCount(c.scorer)} · effective ${formatCount(c.effective)} · none ${formatCount(c.none)}`;
+  // Counts of decisions by where their floor came from, never floor values: said in the words.
+  const text = `the policy in ${countOf(c.policy, 'decision')} · the scorer in ${formatCount(c.scorer)} · unknown which (effective floor only) in ${formatCount(c.effective)} · no floor in ${formatCount(c.none)}`;
   return c.effective === 0 ? text : [text, tone(` (${EFFECTIVE_FLOOR_NOTE})`, 'dim')];
 }

@@ -6,7 +6,11 @@
  * marked. Pure.
  */
 import type { GateResult } from '../analyze/evaluateGates.js';
-import type { FloorlessReport, FloorlessScorer } from '../analyze/findFloorlessScorers.js';
+import {
+  MIN_FLOOR_SAMPLE,
+  type FloorlessReport,
+  type FloorlessScorer,
+} from '../analyze/findFloorlessScorers.js';
 import { tone, type Block, type ReportDocument } from './document.js';
 import { CHART_COLORS } from './palette.js';
 import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
@@ -89,6 +93,14 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
         'unmatched under it',
         'decisions (and share) that floor makes unmatched: top score at or below it; "sampled" when estimated',
       ],
+      ...(r.floorless.some((f) => f.suggestedFloor?.tiny === true)
+        ? [
+            [
+              'tiny sample',
+              `fewer than ${MIN_FLOOR_SAMPLE} decisions: the floor is a guess from a handful, not one to declare yet`,
+            ] as const,
+          ]
+        : []),
     ],
     rows: r.floorless.map((f) => {
       const t = f.topScores;
@@ -104,7 +116,11 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
         formatScore(t?.p75),
         formatScore(t?.p90),
         formatScore(t?.max),
-        sf === null ? '—' : formatScore(sf.floor),
+        sf === null
+          ? '—'
+          : sf.tiny
+            ? [formatScore(sf.floor), tone(' tiny sample', 'warn')]
+            : formatScore(sf.floor),
         sf === null
           ? '—'
           : `${formatCount(sf.wouldBeUnmatched)} (${formatPercent(sf.share)}${sf.exact ? '' : ', sampled'})`,

@@ -28,10 +28,14 @@ export const MAX_JSON_SKIPPED = 50;
 /** Problems listed in text and Markdown. */
 export const MAX_TEXT_SKIPPED = 5;
 
+/** How routing spans are made, the agentfootprint strategy first (what most apps run), the wrapper second. */
+export const INSTRUMENTATION_HINT =
+  'in an agentfootprint app the strategy, agent.enable.observability({ strategy: routescopeObservability() }); for a hand-written router, instrumentDecideTier2 wrapping the routing call';
+
 /** Spans were read but not one routing span among them: the likely cause, said plainly; else undefined. */
 export function describeNoRoutingSpan(stats: ReadStats): string | undefined {
   if (stats.spans === 0 || stats.routingSpans + stats.turnSpans > 0) return undefined;
-  return `no routing span was found among ${formatCount(stats.spans)} spans: is the routescope instrumentation on (instrumentDecideTier2 wrapping the routing call, and its spans exported)?`;
+  return `no routing span was found among ${formatCount(stats.spans)} spans: is the routescope instrumentation on (${INSTRUMENTATION_HINT}, and its spans exported)?`;
 }
 
 /** Turns read both as spans and from an event log: how many, and that each counted once. */

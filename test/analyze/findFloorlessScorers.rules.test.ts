@@ -5,6 +5,7 @@ import {
   DEFAULT_FLOORLESS_CONFIG,
   createFloorlessAnalysis,
   findFloorlessScorers,
+  MIN_FLOOR_SAMPLE,
   suggestFloor,
   topScore,
 } from '../../src/analyze/findFloorlessScorers.js';
@@ -58,7 +59,15 @@ describe('floorless: config and report', () => {
           exact: true,
         },
         nonFiniteTop: 0,
-        suggestedFloor: { percent: 50, floor: 0.3, wouldBeUnmatched: 1, share: 0.5, exact: true },
+        suggestedFloor: {
+          percent: 50,
+          floor: 0.3,
+          wouldBeUnmatched: 1,
+          share: 0.5,
+          exact: true,
+          sample: 2,
+          tiny: true,
+        },
         exampleTraceIds: [recs[0]!.traceId, recs[1]!.traceId],
         syntheticTraceIds: [],
       },
@@ -162,6 +171,8 @@ describe('suggestFloor', () => {
       wouldBeUnmatched: 4,
       share: 0.8,
       exact: true,
+      sample: 5,
+      tiny: true,
     });
   });
 
@@ -176,6 +187,16 @@ describe('suggestFloor', () => {
       wouldBeUnmatched: 501,
       share: 0.5,
       exact: false,
+      sample: 4,
+      tiny: false,
     });
+  });
+
+  it(`a floor read from fewer than ${MIN_FLOOR_SAMPLE} decisions is marked tiny, from ${MIN_FLOOR_SAMPLE} on it is not`, () => {
+    const tops = (n: number): number[] => Array.from({ length: n }, (_, i) => i / n);
+    expect(suggestFloor(tops(MIN_FLOOR_SAMPLE - 1), 10, MIN_FLOOR_SAMPLE - 1, true)?.tiny).toBe(true);
+    expect(suggestFloor(tops(MIN_FLOOR_SAMPLE), 10, MIN_FLOOR_SAMPLE, true)?.tiny).toBe(false);
+    // A sample of a large population is not tiny: the population is what the floor is for.
+    expect(suggestFloor(tops(10), 10, 5000, false)?.tiny).toBe(false);
   });
 });

@@ -128,6 +128,10 @@ describe('runCli: commands', () => {
     const r = await cli(['analyze', plain.path]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('No tier-2 routing spans in the input');
+    // The strategy (what an agentfootprint app runs) is named before the wrapper.
+    const hint = r.stdout.slice(r.stdout.indexOf('No tier-2 routing spans'));
+    expect(hint.indexOf('routescopeObservability()')).toBeGreaterThan(-1);
+    expect(hint.indexOf('routescopeObservability()')).toBeLessThan(hint.indexOf('instrumentDecideTier2'));
     const json = await cliJson(['analyze', plain.path]);
     expect(json.json).toMatchObject({
       decisions: 0,

@@ -252,7 +252,9 @@ describe('the floor an event reports is the effective floor, and is presented as
     const { json } = await cliJson(['analyze', files[form]]);
     expect(json.floorSources).toStrictEqual({ policy: 0, scorer: 0, effective: 29, none: 5 });
     const text = (await cli(['analyze', files[form]])).stdout;
-    expect(text).toMatch(/floors +policy's 0 · scorer's 0 · effective 29 · none 5 \(effective floor:/);
+    expect(text).toMatch(
+      /floor set by +the policy in 0 decisions · the scorer in 0 · unknown which \(effective floor only\) in 29 · no floor in 5 \(effective floor:/,
+    );
     expect(text).not.toMatch(/policy override/i);
   });
 });

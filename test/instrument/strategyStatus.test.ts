@@ -131,6 +131,17 @@ describe('events arrive but never a turn_routed', () => {
     expect(routingSpans()).toBe(10);
     expect(warnings).toEqual([]);
   });
+
+  it('turnsEnded counts every finished turn, before and after the first turn_routed, at every tier', () => {
+    for (const tier of ['minimal', 'standard', 'composed'] as const) {
+      const strategy = routescopeObservability({ tracerProvider: sdk.provider });
+      const deliver = attach(strategy, tier);
+      runTurns(deliver, 2, false);
+      runTurns(deliver, 7, true);
+      runTurns(deliver, 3, false);
+      expect(strategy.status().turnsEnded, tier).toBe(12);
+    }
+  });
 });
 
 describe('turn_routed events arrive and nothing records them', () => {
