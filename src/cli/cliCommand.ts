@@ -28,6 +28,8 @@ export interface CliCommand {
   readonly describe: string;
   readonly builder: (y: Argv) => Argv;
   readonly run: (args: CliArgs, ctx: CommandContext) => Promise<number>;
+  /** False for a command that prints no report (serve): it refuses `--format` and its help leaves it out. */
+  readonly reports?: boolean;
 }
 
 /** Exit codes: 0 ok, 1 a gate failed, 2 usage or input error. */

@@ -12,6 +12,7 @@ import yargs from 'yargs';
 import { InputError } from '../trace/inputError.js';
 import { EXIT_USAGE, type CliArgs, type CliCommand, type CommandContext } from './cliCommand.js';
 import { STDIN_TOKEN } from './commonOptions.js';
+import { describeUnknownFlags, unknownFlags } from './argumentHints.js';
 import { analyzeCommand } from './commands/analyze.js';
 import { demoCommand } from './commands/demo.js';
 import { explainCommand } from './commands/explain.js';
@@ -40,6 +41,21 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   demoCommand,
 ];
+
+/** The options every command takes (yargs adds help and version). */
+const GLOBAL_FLAGS: readonly string[] = ['format', 'verbose', 'help', 'version'];
+
+/** The flags `command` takes, as its builder declares them (for the nearest-flag hint). */
+function flagsOf(command: CliCommand): string[] {
+  try {
+    const options = (
+      command.builder(yargs([])) as unknown as { getOptions(): { key: Record<string, unknown> } }
+    ).getOptions();
+    return Object.keys(options.key).filter((k) => k.length > 1 && k !== 'inputs' && !/[A-Z]/.test(k));
+  } catch {
+    return [];
+  }
+}
 
 /** The formats `--format` offers; a command may add its own renderer for `html`. */
 export const FORMAT_CHOICES: readonly OutputFormat[] = OUTPUT_FORMATS;
@@ -89,6 +105,13 @@ export async function runCli(
             `unknown command '${first}'.${near === undefined ? '' : ` Did you mean ${near}?`} The commands are ${[...byName.keys()].join(', ')}.`,
           );
         }
+        const unknown = unknownFlags(text, words);
+        const command = first === undefined ? undefined : byName.get(first);
+        if (unknown !== undefined && unknown.flags.length > 0) {
+          const known = [...GLOBAL_FLAGS, ...(command === undefined ? [] : flagsOf(command))];
+          const extra = unknown.words.length > 0 ? `\nunexpected ${unknown.words.join(' ')}` : '';
+          throw new UsageError(describeUnknownFlags(unknown.flags, known) + extra);
+        }
         throw new UsageError(text);
       });
     // No yargs handlers: after running one, yargs renders and caches the whole help text (~15 ms on every
@@ -96,7 +119,10 @@ export async function runCli(
     for (const command of commands) {
       // The inputs are optional to yargs only because a trace store (--tempo, --jaeger) can stand in for them.
       const usage = `$0 ${command.command.replace('[inputs..]', '<inputs..>')} [options]\n\n${command.describe}`;
-      parser.command(command.command, command.describe, (y) => command.builder(y).usage(usage));
+      parser.command(command.command, command.describe, (y) => {
+        const built = command.builder(y).usage(usage);
+        return command.reports === false ? built.hide('format') : built;
+      });
     }
     const output = await new Promise<string>((resolve, reject) => {
       parser
@@ -118,6 +144,10 @@ export async function runCli(
       if (help !== '') io.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
       return 0;
     }
+    if (chosen.command.reports === false && words.some((w) => w === '--format' || w.startsWith('--format=')))
+      throw new UsageError(
+        `${chosen.command.command.split(' ')[0]} prints no report, so it takes no --format: its page is HTML, and the same as JSON is at /report.json`,
+      );
     const format = String(chosen.args.format ?? 'text') as OutputFormat;
     const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
     const ctx: CommandContext = { io, format, color: format === 'text' && io.isTTY && !noColor, verbose };

@@ -11,7 +11,7 @@ import { formatThreshold } from '../analyze/formatFigures.js';
 import type { VerdictCounts } from '../analyze/verdictCounts.js';
 import type { ChartMarker } from './html/svgCharts.js';
 import { look, type Block, type Chart } from './document.js';
-import { formatCount, formatPercent } from './formatValues.js';
+import { countOf, formatCount, formatPercent } from './formatValues.js';
 import { CHART_COLORS, VERDICT_COLORS } from './palette.js';
 
 const VERDICTS = ['move', 'stay', 'menu', 'unmatched'] as const;
@@ -192,7 +192,7 @@ export function gapHistogramBlocks(
     );
   const margins =
     digest.margins.length > 1
-      ? ` Recorded margins: ${digest.margins.map((m, i) => `${i + 1}: ${formatThreshold(m.margin)} (${formatCount(m.decisions)} decisions)`).join(', ')}.`
+      ? ` Recorded margins: ${digest.margins.map((m, i) => `${i + 1}: ${formatThreshold(m.margin)} (${countOf(m.decisions, 'decision')})`).join(', ')}.`
       : '';
   const intro =
     'Runner-up gap tanh((top − second) / 2) of every decision with two candidates alive; a gap below the margin is a near-tie' +

@@ -113,7 +113,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
           'floorless',
           s.floorlessDecisions === 0
             ? tone('none', 'good')
-            : tone(`${formatCount(s.floorlessDecisions)} decisions judged with no floor`, 'warn'),
+            : tone(`${countOf(s.floorlessDecisions, 'decision')} judged with no floor`, 'warn'),
         ],
         ...(s.decisions > 0 ? [['floor set by', floorSourcesText(s.floorSources)] as const] : []),
         [

@@ -100,7 +100,7 @@ export function flappingToDocument(v: FlappingView): ReportDocument {
           ? [
               [
                 'out of order',
-                tone(`${formatCount(r.outOfOrder)} decisions judged in arrival order`, 'warn'),
+                tone(`${countOf(r.outOfOrder, 'decision')} judged in arrival order`, 'warn'),
               ] as const,
             ]
           : []),

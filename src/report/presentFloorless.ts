@@ -13,7 +13,7 @@ import {
 } from '../analyze/findFloorlessScorers.js';
 import { tone, type Block, type ReportDocument } from './document.js';
 import { CHART_COLORS } from './palette.js';
-import { formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
+import { countOf, formatCount, formatName, formatPercent, formatScore } from './formatValues.js';
 import { gateBlocks, gatesToJson } from './presentGates.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 
@@ -50,7 +50,7 @@ export function floorlessBlocks(r: FloorlessReport, heading: string): Block[] {
   blocks.push({
     kind: 'paragraph',
     text: [
-      tone(`${formatCount(r.floorlessDecisions)} of ${formatCount(r.decisions)} decisions`, 'warn'),
+      tone(`${formatCount(r.floorlessDecisions)} of ${countOf(r.decisions, 'decision')}`, 'warn'),
       ' were judged with no floor: those scorers can never answer "unmatched".',
     ],
   });

@@ -35,7 +35,7 @@ export const INSTRUMENTATION_HINT =
 /** Spans were read but not one routing span among them: the likely cause, said plainly; else undefined. */
 export function describeNoRoutingSpan(stats: ReadStats): string | undefined {
   if (stats.spans === 0 || stats.routingSpans + stats.turnSpans > 0) return undefined;
-  return `no routing span was found among ${formatCount(stats.spans)} spans: is the routescope instrumentation on (${INSTRUMENTATION_HINT}, and its spans exported)?`;
+  return `no routing span was found among ${countOf(stats.spans, 'span')}: is the routescope instrumentation on (${INSTRUMENTATION_HINT}, and its spans exported)?`;
 }
 
 /** Turns read both as spans and from an event log: how many, and that each counted once. */

@@ -10,7 +10,7 @@ import type { ReplayReport } from '../analyze/replay.js';
 import { VERDICT_KINDS } from '../analyze/verdictCounts.js';
 import { chartSection, gapHistogramBlocks } from './digestBlocks.js';
 import { look, tone, type Block, type ReportDocument } from './document.js';
-import { formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
+import { countOf, formatCount, formatName, formatPercent, formatScore, formatTime } from './formatValues.js';
 import { fadeColor, VERDICT_COLORS } from './palette.js';
 import { inputBlocks, inputToJson, type InputSummary } from './presentInput.js';
 import { policyBlocks } from './presentPolicy.js';
@@ -85,7 +85,7 @@ export function replayToDocument(v: ReplayView): ReportDocument {
         ['selection', `${r.selection} (${formatCount(r.excluded)} excluded)`],
         [
           'replayed',
-          `${formatCount(r.after.decisions)} decisions${r.partial > 0 ? ` (${formatCount(r.partial)} from partial records)` : ''}`,
+          `${countOf(r.after.decisions, 'decision')}${r.partial > 0 ? ` (${formatCount(r.partial)} from partial records)` : ''}`,
         ],
         ...(r.undecidable > 0
           ? [
@@ -287,13 +287,13 @@ function auditBlocks(r: ReplayReport): Block[] {
       {
         kind: 'paragraph',
         only: 'text',
-        text: tone(`All ${formatCount(c.audited)} decisions reproduce their recorded verdict.`, 'good'),
+        text: tone(`All ${countOf(c.audited, 'decision')} reproduce their recorded verdict.`, 'good'),
       },
       {
         kind: 'paragraph',
         only: 'html',
         text: tone(
-          `Replayed under its recorded thresholds, every one of ${formatCount(c.audited)} decisions reproduces its recorded verdict.`,
+          `Replayed under its recorded thresholds, every one of ${countOf(c.audited, 'decision')} reproduces its recorded verdict.`,
           'good',
         ),
       },
@@ -304,7 +304,7 @@ function auditBlocks(r: ReplayReport): Block[] {
       kind: 'paragraph',
       only: 'text',
       text: tone(
-        `${formatCount(c.inconsistent)} of ${formatCount(c.audited)} decisions do not reproduce their recorded verdict under their own thresholds: version skew or a bug, not a what-if result.`,
+        `${formatCount(c.inconsistent)} of ${countOf(c.audited, 'decision')} do not reproduce their recorded verdict under their own thresholds: version skew or a bug, not a what-if result.`,
         'bad',
       ),
     },
@@ -312,7 +312,7 @@ function auditBlocks(r: ReplayReport): Block[] {
       kind: 'paragraph',
       only: 'html',
       text: tone(
-        `${formatCount(c.inconsistent)} of ${formatCount(c.audited)} decisions do NOT reproduce their recorded verdict under their own thresholds (version skew or a bug) — not a what-if result.`,
+        `${formatCount(c.inconsistent)} of ${countOf(c.audited, 'decision')} do NOT reproduce their recorded verdict under their own thresholds (version skew or a bug) — not a what-if result.`,
         'bad',
       ),
     },

@@ -148,7 +148,7 @@ export function tuneToDocument(v: TuneView): ReportDocument {
       rows: [
         [
           'marked',
-          `${formatCount(m.known)} decisions${m.unjoined > 0 ? `, ${formatCount(m.unjoined)} marks matched no decision` : ''}`,
+          `${countOf(m.known, 'decision')}${m.unjoined > 0 ? `, ${countOf(m.unjoined, 'mark')} matched no decision` : ''}`,
         ],
         [
           'caught as a menu, recorded',
@@ -223,7 +223,7 @@ export function tuneToDocument(v: TuneView): ReportDocument {
     });
     blocks.push({
       kind: 'paragraph',
-      text: `${formatCount(f.decisions)} decisions${f.sampled < f.decisions ? `, replayed on a uniform sample of ${formatCount(f.sampled)}` : ''}; a floor F makes a decision unmatched when its top score is at or below F.`,
+      text: `${countOf(f.decisions, 'decision')}${f.sampled < f.decisions ? `, replayed on a uniform sample of ${formatCount(f.sampled)}` : ''}; a floor F makes a decision unmatched when its top score is at or below F.`,
     });
     blocks.push({
       kind: 'chart',
@@ -357,7 +357,7 @@ function sweepChartBlocks(r: TuneReport): Block[] {
         : undefined;
   return chartSection(
     'Margin sweep',
-    `Each swept margin applied to all ${formatCount(r.decisions)} decisions.`,
+    `Each swept margin applied to all ${countOf(r.decisions, 'decision')}.`,
     {
       type: 'line',
       series,

@@ -110,7 +110,7 @@ export async function ingestPayload(
           try {
             value = JSON.parse(body.toString('utf8'));
           } catch (error) {
-            return { kind: 'invalid', reason: `the body is not JSON: ${(error as Error).message}` };
+            return { kind: 'invalid', reason: describeUnparsedBody(body, (error as Error).message) };
           }
           shape = readJsonTraceValue(value, source, local.builder, out);
         }
@@ -215,4 +215,28 @@ async function* slicedChunks(body: Buffer): AsyncGenerator<Buffer> {
     if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     yield body.subarray(at, at + EVENT_LOG_SLICE);
   }
+}
+
+/**
+ * Why a JSON body did not parse, in the words that help: a file of JSON lines posted whole (a Collector file
+ * export, a demo's traces.jsonl, an event log) is the usual cause, and says what to do instead of a parser position.
+ */
+export function describeUnparsedBody(body: Buffer, parserMessage: string): string {
+  const text = body.toString('utf8');
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length > 1) {
+    let first: unknown;
+    try {
+      first = JSON.parse(lines[0]!);
+    } catch {
+      first = undefined;
+    }
+    if (first !== null && typeof first === 'object') {
+      const type = (first as { type?: unknown }).type;
+      if (typeof type === 'string' && type.startsWith('agentfootprint.'))
+        return `the body is ${lines.length} lines of agentfootprint events: post an event log to /agentfootprint/events (content-type application/x-ndjson), or read it with routescope analyze`;
+      return `the body is ${lines.length} lines of JSON, and /v1/traces takes one OTLP request per body (as an exporter sends them); for a file of requests use routescope analyze FILE, or post its lines one at a time`;
+    }
+  }
+  return `the body is not JSON: ${parserMessage}`;
 }

@@ -83,7 +83,7 @@ export function receiverBlocks(state: ServeState): Block[] {
           evicted === 0
             ? tone('none', 'good')
             : tone(
-                `${formatCount(ev.decisions)} decisions, ${formatCount(ev.turns)} turn routes, ${formatCount(ev.misroutes)} misroute marks (oldest first; the figures below are over the window)`,
+                `${countOf(ev.decisions, 'decision')}, ${formatCount(ev.turns)} turn routes, ${formatCount(ev.misroutes)} misroute marks (oldest first; the figures below are over the window)`,
                 'warn',
               ),
         ],

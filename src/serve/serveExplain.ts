@@ -107,7 +107,7 @@ export function explainPageDocument(
           {
             kind: 'paragraph',
             text: tone(
-              `serve explains the first ${formatCount(SERVE_EXPLAIN_MAX_RECORDS)} records of one id; ${formatCount(view.report.truncated)} more are in the window${state.out === undefined ? '' : ', and routescope explain over the --out file shows them all'}.`,
+              `serve explains the first ${countOf(SERVE_EXPLAIN_MAX_RECORDS, 'record')} of one id; ${formatCount(view.report.truncated)} more are in the window${state.out === undefined ? '' : ', and routescope explain over the --out file shows them all'}.`,
               'warn',
             ),
           },

@@ -16,6 +16,9 @@ import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { cliJson } from '../cli/runCliHarness.js';
 import { exportDecisions, startTestServe } from './serveHarness.js';
+import { routingRequests } from './routingRequests.js';
+
+const SHARED = join(import.meta.dirname, '../../../shared');
 import type { RunningServe } from '../../src/serve/startServe.js';
 import { createOtlpReceiver } from '../../src/serve/otlpReceiver.js';
 import { createServeRuntime } from '../../src/serve/serveRuntime.js';
@@ -181,6 +184,33 @@ describe('--out', () => {
 });
 
 describe('requests no exporter sends', () => {
+  it('a file of JSON lines posted whole is a 400 that says one request per body and names analyze; an event log is sent to its route', async () => {
+    running = await startTestServe();
+    const requests = await routingRequests(3);
+    const file = requests.map((r) => r.json).join('\n');
+    const r = await post(`${running.endpoint}/v1/traces`, `${file}\n`, {
+      'content-type': 'application/json',
+    });
+    expect(r.status).toBe(400);
+    expect((JSON.parse(r.body) as { message: string }).message).toBe(
+      'the body is 3 lines of JSON, and /v1/traces takes one OTLP request per body (as an exporter sends them); for a file of requests use routescope analyze FILE, or post its lines one at a time',
+    );
+    const events = readFileSync(join(SHARED, 'fixtures/agentfootprint/turn_routed.jsonl'), 'utf8');
+    const e = await post(`${running.endpoint}/v1/traces`, events, { 'content-type': 'application/json' });
+    expect(e.status).toBe(400);
+    expect((JSON.parse(e.body) as { message: string }).message).toMatch(
+      /^the body is \d+ lines of agentfootprint events: post an event log to \/agentfootprint\/events/,
+    );
+    // Nothing of either was kept; each line alone is a request the receiver takes.
+    expect(running.runtime.window.decisions).toBe(0);
+    for (const one of requests)
+      expect(
+        (await post(`${running.endpoint}/v1/traces`, one.json, { 'content-type': 'application/json' }))
+          .status,
+      ).toBe(200);
+    expect(running.runtime.window.decisions).toBe(3);
+  });
+
   it('garbage JSON is a 400 with a Status saying why, and the page counts it as invalid', async () => {
     running = await startTestServe();
     const r = await post(`${running.endpoint}/v1/traces`, '{"resourceSpans": [', {

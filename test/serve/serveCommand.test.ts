@@ -176,7 +176,7 @@ describe('routescope serve --out on a FIFO no one drains, the shipped CLI', () =
       // OUT_FLUSH_MS (5 s) and FORWARD_FLUSH_MS (5 s, nothing to forward here) bound it, and the exit after them.
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(cli.stderr()).toMatch(
-        /not written 1 requests \(401 spans and event lines, [\d,]+ bytes\) were still waiting for the disk at the stop: answered 503, not kept/,
+        /not written 1 request \(401 spans and event lines, [\d,]+ bytes\) was still waiting for the disk at the stop: answered 503, not kept/,
       );
       expect(cli.stderr()).toMatch(/written\s+0 requests, 0 bytes/);
     } finally {

@@ -7,7 +7,14 @@
 import { existsSync } from 'node:fs';
 import type { CliCommand } from '../cliCommand.js';
 import { EXIT_OK, EXIT_USAGE } from '../cliCommand.js';
-import { readInputs, readJobsAndPolicy, readPolicy, withInputs, withPolicy } from '../commonOptions.js';
+import {
+  STDIN_TOKEN,
+  readInputs,
+  readJobsAndPolicy,
+  readPolicy,
+  withInputs,
+  withPolicy,
+} from '../commonOptions.js';
 import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
@@ -57,6 +64,14 @@ export const explainCommand: CliCommand = {
         `'${escapeControlChars(id)}' was taken as the id to explain, and no input is named. Give the id first: ${RUN_COMMAND} explain <trace-or-conversation-id> ${escapeControlChars(id)}`,
       );
     }
+    const missing = named
+      .map(String)
+      .find((x) => x !== STDIN_TOKEN && !/^https?:\/\//i.test(x) && !existsSync(x));
+    if (missing !== undefined && existsSync(id))
+      // `explain traces.jsonl 4bf92f35…`: the path where the id goes, the id where the path goes.
+      throw new UsageError(
+        `'${escapeControlChars(id)}' is a file or folder here and '${escapeControlChars(missing)}' is not: did you swap them? The id comes first: ${RUN_COMMAND} explain ${escapeControlChars(missing)} ${escapeControlChars(id)}`,
+      );
     const inputs = readInputs(args, ctx.io.env);
     const linkConfig = readTraceLinkConfig(args);
     const policy = readPolicy(args);

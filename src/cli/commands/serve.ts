@@ -18,7 +18,7 @@ import { JSON_SCHEMA_VERSION } from '../emitReport.js';
 import { readTraceLinkConfig, withTraceLinkOptions } from '../traceLinkOptions.js';
 import { UsageError } from '../usageError.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
-import { formatCount } from '../../report/formatValues.js';
+import { countOf, formatCount } from '../../report/formatValues.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../../trace/formats/readAgentfootprintEvent.js';
 import { DEFAULT_DECISION_WINDOW_CONFIG } from '../../serve/decisionWindow.js';
 import { MIN_STORED_STRING } from '../../serve/cutString.js';
@@ -50,6 +50,7 @@ export const serveCommand: CliCommand & {
 } = {
   command: 'serve',
   describe: 'receive OTLP/HTTP on localhost and show routing live in a browser, with Prometheus /metrics',
+  reports: false,
   builder: (y) =>
     withTraceLinkOptions(
       withPolicy(
@@ -270,7 +271,7 @@ function describeStart(running: RunningServe, options: ServeOptions): string {
     `  event logs  ${running.endpoint}/agentfootprint/events   (POST JSON lines)`,
     `  live page   ${running.pageUrl}`,
     `  metrics     ${running.metricsUrl}`,
-    `  window      the newest ${formatCount(window)} decisions (--max-decisions), at most ${formatCount(running.runtime.window.config.maxBytes / MIB)} MiB (--max-window-mb); /metrics counts all`,
+    `  window      the newest ${countOf(window, 'decision')} (--max-decisions), at most ${formatCount(running.runtime.window.config.maxBytes / MIB)} MiB (--max-window-mb); /metrics counts all`,
     ...(options.out === undefined ? [] : [`  writing     ${escapeControlChars(options.out)} (appended)`]),
     ...(running.forward === undefined ? [] : [`  forwarding  ${escapeControlChars(running.forward.target)}`]),
     ...(options.token === undefined ? [] : ['  token       required (Authorization: Bearer …)']),
@@ -284,24 +285,24 @@ export function describeStop(running: RunningServe, unwritten?: Readonly<OutBack
   const { counts, window, stats } = running.runtime.state;
   const r = counts.requests;
   const lines = [
-    `routescope serve stopped: ${formatCount(counts.decisionsReceived)} routing decisions received in ${formatCount(r.accepted)} requests (${formatCount(counts.items)} spans and event lines)`,
-    `  kept        ${formatCount(window.decisions)} decisions in the window; ${formatCount(window.evicted.decisions)} evicted, oldest first (--max-decisions ${formatCount(window.config.maxDecisions)}${window.evicted.forBytes > 0 ? `; ${formatCount(window.evicted.forBytes)} records for --max-window-mb ${formatCount(window.config.maxBytes / MIB)}` : ''})${window.stringsCut > 0 ? `; ${formatCount(window.stringsCut)} strings cut (--max-string ${formatCount(window.config.maxString)})` : ''}`,
-    `  refused     ${formatCount(r.invalid)} requests unreadable or misaddressed, ${formatCount(r.refused)} refused (busy, too large, unauthenticated, another site, --out not writing, stopping), ${formatCount(r.ignored)} ignored (metrics, logs)`,
-    `  unreadable  ${formatCount(counts.rejectedItems)} spans or lines could not be read${stats.problems.length > 0 ? `; the first: ${escapeControlChars(stats.problems[0]!.reason)}` : ''}`,
+    `routescope serve stopped: ${countOf(counts.decisionsReceived, 'routing decision')} received in ${countOf(r.accepted, 'request')} (${countOf(counts.items, 'span or event line', 'spans and event lines')})`,
+    `  kept        ${countOf(window.decisions, 'decision')} in the window; ${formatCount(window.evicted.decisions)} evicted, oldest first (--max-decisions ${formatCount(window.config.maxDecisions)}${window.evicted.forBytes > 0 ? `; ${countOf(window.evicted.forBytes, 'record')} for --max-window-mb ${formatCount(window.config.maxBytes / MIB)}` : ''})${window.stringsCut > 0 ? `; ${formatCount(window.stringsCut)} strings cut (--max-string ${formatCount(window.config.maxString)})` : ''}`,
+    `  refused     ${countOf(r.invalid, 'request')} unreadable or misaddressed, ${formatCount(r.refused)} refused (busy, too large, unauthenticated, another site, --out not writing, stopping), ${formatCount(r.ignored)} ignored (metrics, logs)`,
+    `  unreadable  ${countOf(counts.rejectedItems, 'span or line', 'spans or lines')} could not be read${stats.problems.length > 0 ? `; the first: ${escapeControlChars(stats.problems[0]!.reason)}` : ''}`,
   ];
   const forward = running.forward;
   if (forward !== undefined)
     lines.push(
-      `  forwarded   ${formatCount(forward.counts.ok)} requests to ${escapeControlChars(forward.target)}; ${formatCount(forward.counts.failed)} failed, ${formatCount(forward.counts.dropped)} dropped`,
+      `  forwarded   ${countOf(forward.counts.ok, 'request')} to ${escapeControlChars(forward.target)}; ${formatCount(forward.counts.failed)} failed, ${formatCount(forward.counts.dropped)} dropped`,
     );
   const out = running.out;
   if (out !== undefined) {
     lines.push(
-      `  written     ${formatCount(out.written.requests)} requests, ${formatCount(out.written.bytes)} bytes to ${escapeControlChars(out.path)}: every request answered 2xx${out.errors === 0 ? '' : `; ${formatCount(out.errors)} writes failed and their requests were answered 503${out.failing === undefined ? '' : ` (failing at the stop: ${escapeControlChars(out.failing)})`}`}`,
+      `  written     ${countOf(out.written.requests, 'request')}, ${formatCount(out.written.bytes)} bytes to ${escapeControlChars(out.path)}: every request answered 2xx${out.errors === 0 ? '' : `; ${formatCount(out.errors)} writes failed and their requests were answered 503${out.failing === undefined ? '' : ` (failing at the stop: ${escapeControlChars(out.failing)})`}`}`,
     );
     if (unwritten !== undefined && unwritten.requests > 0)
       lines.push(
-        `  not written ${formatCount(unwritten.requests)} requests (${formatCount(unwritten.items)} spans and event lines, ${formatCount(unwritten.bytes)} bytes) were still waiting for the disk at the stop: answered 503, not kept`,
+        `  not written ${countOf(unwritten.requests, 'request')} (${countOf(unwritten.items, 'span or event line', 'spans and event lines')}, ${formatCount(unwritten.bytes)} bytes) ${unwritten.requests === 1 ? 'was' : 'were'} still waiting for the disk at the stop: answered 503, not kept`,
       );
   }
   return `${lines.join('\n')}\n`;
