@@ -1,5 +1,5 @@
 /**
- * The README's TypeScript blocks compile as written, under `strict` and `exactOptionalPropertyTypes`, against
+ * The TypeScript blocks of the README and of docs/instrumentation.md (the whole setup) compile as written, under `strict` and `exactOptionalPropertyTypes`, against
  * the package's own sources (`routescope` → src/index.ts), so they cannot rot. Each block is a module of its own;
  * what a block leaves to the reader (your agent, your app's functions) is declared in AMBIENT below. agentfootprint,
  * which is no dependency here, is declared from its real package exports (test/fixtures/agentfootprint/
@@ -22,6 +22,8 @@ import {
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The whole setup for each SDK line lives in docs/instrumentation.md; its blocks are checked the same way. */
+const INSTRUMENTATION = readFileSync(join(ROOT, 'docs/instrumentation.md'), 'utf8');
 const AGENTFOOTPRINT = readPackageExports();
 
 /** What the README's blocks take as given: the reader's agent and app. */
@@ -86,8 +88,8 @@ function typeCheck(blocks: readonly string[]): string[] {
     });
 }
 
-describe("the README's TypeScript blocks", () => {
-  const blocks = extractTsBlocks(README);
+describe("the TypeScript blocks of the README and docs/instrumentation.md", () => {
+  const blocks = [...extractTsBlocks(README), ...extractTsBlocks(INSTRUMENTATION)];
 
   it('are there: the strategy, the whole SDK setup, the wrapper', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(3);
@@ -117,7 +119,7 @@ describe("the README's TypeScript blocks", () => {
     );
     // What the SDK names a service left unnamed, as the README says (the reports show the resource's name).
     expect(defaultServiceName()).toMatch(/^unknown_service(:|$)/);
-    expect(README).toContain('`unknown_service:node`');
+    expect(INSTRUMENTATION).toContain('`unknown_service:node`');
   });
 
   it('the check catches a block that no longer fits the API', () => {

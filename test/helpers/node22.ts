@@ -53,7 +53,7 @@ export function runNpm(
  * The environment without what a parent `npm run` put in it (npm_config_local_prefix, npm_package_*, …): those
  * would make npm act on this project instead of `cwd`. Where the registry and the cache are stays.
  */
-function npmFreeEnv(): NodeJS.ProcessEnv {
+export function npmFreeEnv(): NodeJS.ProcessEnv {
   const keep = new Set(['npm_config_registry', 'npm_config_cache', 'npm_config_userconfig']);
   return Object.fromEntries(
     Object.entries(process.env).filter(

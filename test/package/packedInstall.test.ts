@@ -1,11 +1,11 @@
 /**
  * routescope as a new user installs it: the packed package (`npm pack`) installed into a fresh app beside each
- * OpenTelemetry SDK line the README's compatibility table says yes to, with the Node that line runs on —
+ * OpenTelemetry SDK line docs/instrumentation.md's compatibility table says yes to, with the Node that line runs on —
  * SDK 3.x with `@opentelemetry/api` 1.10 on Node 22, SDK 2.x with api 1.9 on Node 20 and on Node 22.
  *
  * For each: the install prints no peer conflict (no ERESOLVE, no "overriding peer dependency") and no engine
  * warning; routescope brings no package of its own (the executable is a bundle), so the app holds exactly one
- * `@opentelemetry/api`. Then the README's setup for that line runs there, as written (its block, compiled from
+ * `@opentelemetry/api`. Then the setup for that line runs there, as written (its block, compiled from
  * TypeScript), with the framework's real `turn_routed` events of agentfootprint 9.62 handed to the strategy under
  * turn spans carrying their run ids, as the framework's own `otelObservability` starts them. The app's real
  * OTLP/HTTP exporter sends to a `routescope serve` on a free port, and every routing span it recorded must arrive
@@ -29,7 +29,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'dist/bin/routescope.js');
 const EVENTS = join(ROOT, '../shared/fixtures/agentfootprint/framework-otel-turn_routed.jsonl');
 
-/** One cell of the README's compatibility table that says yes. */
+/** One cell of the compatibility table (docs/instrumentation.md) that says yes. */
 interface Line {
   readonly name: string;
   readonly node: () => string;
@@ -58,13 +58,13 @@ const LINES: readonly Line[] = [
   { name: 'SDK 2.x, api 1.9, Node 22', node: node22, setup: 'sdk-2', dependencies: SDK2 },
 ];
 
-/** The README's setup block marked `<!-- setup: NAME -->`, as written. */
+/** The setup block marked `<!-- setup: NAME -->` in docs/instrumentation.md, as written. */
 function readmeSetup(name: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/instrumentation.md'), 'utf8');
   const m = new RegExp(`<!-- setup: ${name} -->\\n\`\`\`(?:ts|typescript)\\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(
     readme,
   );
-  if (m === null) throw new Error(`README.md has no block marked <!-- setup: ${name} -->`);
+  if (m === null) throw new Error(`docs/instrumentation.md has no block marked <!-- setup: ${name} -->`);
   return m[1]!;
 }
 
@@ -138,7 +138,7 @@ async function startServe(out: string): Promise<{ endpoint: string; stop: () => 
 
 describe('the packed package in a fresh app', () => {
   it.each(LINES)(
-    '$name: installs with no peer conflict and one API copy, and the README setup records every routing span under its turn',
+    '$name: installs with no peer conflict and one API copy, and the documented setup records every routing span under its turn',
     async (line) => {
       const node = line.node();
       const app = mkdtempSync(join(scratch, 'app-'));
@@ -174,7 +174,7 @@ describe('the packed package in a fresh app', () => {
       ).version;
       expect(apiVersion).toMatch(line.setup === 'sdk-3' ? /^1\.10\./ : /^1\.9\./);
 
-      // The README's setup for this line, compiled as a user's build would, then the framework's turns.
+      // The documented setup for this line, compiled as a user's build would, then the framework's turns.
       const setup = ts.transpileModule(readmeSetup(line.setup), {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       }).outputText;

@@ -2,7 +2,9 @@
 # install-tools.sh — put the real tools the test suite drives on this machine (Debian packages), once.
 # zstd: compressed collector files; jq: the benchmark's comparison; prometheus (promtool): alert rules and the
 # metrics end-to-end test; prometheus-alertmanager (amtool): the stack's Alertmanager config; chromium: the HTML
-# report. Already-present tools are left alone.
+# reports and serve's live page. Already-present tools are left alone. On a fresh machine another apt (the
+# first boot's unattended upgrades) may hold the package manager's lock: that is waited for, up to
+# INSTALL_TOOLS_LOCK_WAIT seconds (300), not failed at once.
 set -euo pipefail
 need=()
 command -v zstd >/dev/null || need+=(zstd)
@@ -16,5 +18,23 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+wait_for=${INSTALL_TOOLS_LOCK_WAIT:-300}
+
+# apt-get, again while another process holds the lock, until `wait_for` seconds have passed.
+apt_get() {
+  local deadline=$((SECONDS + wait_for)) out told=0
+  while true; do
+    if out=$(apt-get -o DPkg::Lock::Timeout=30 "$@" 2>&1); then return 0; fi
+    if ! grep -qiE 'could not get lock|unable to acquire|unable to lock' <<<"$out" || [ "$SECONDS" -ge "$deadline" ]; then
+      echo "$out" >&2
+      return 1
+    fi
+    if [ "$told" -eq 0 ]; then
+      echo "install-tools: another package manager holds the lock; waiting up to ${wait_for}s" >&2
+      told=1
+    fi
+    sleep 5
+  done
+}
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends "${need[@]}"
