@@ -15,6 +15,7 @@ import type { TraceLinks } from './traceLinks.js';
 import { barKeyBlocks, decisionChartBlock, MAX_EXPLAIN_DECISIONS, traceLinkBlocks } from './decisionChart.js';
 import { tone, type Block, type Inline, type Legend, type ReportDocument, type Span } from './document.js';
 import { describeFloorSource } from './floorSourceText.js';
+import { explainIdBlocks } from './explainIdBlocks.js';
 import { traceIdInline } from './traceIdText.js';
 import {
   countOf,
@@ -122,7 +123,8 @@ export function explainToDocument(v: ExplainView): ReportDocument {
       { label: 'misroute marks', value: formatCount(misroutes), tone: misroutes > 0 ? 'bad' : 'good' },
     ],
   });
-  if (v.idHref !== undefined && r.decisions + r.entries.length > 0) blocks.push(...idBlocks(r, v.idHref));
+  if (v.idHref !== undefined && r.decisions + r.entries.length > 0)
+    blocks.push(...explainIdBlocks(r, v.idHref));
   const linkRows = Object.entries(v.links).flatMap(([traceId, l]) => [
     ...(l.jaeger === undefined ? [] : [[`jaeger ${traceId}`, { text: l.jaeger, href: l.jaeger }] as const]),
     ...(l.grafana === undefined
@@ -364,38 +366,4 @@ function linked(spans: Span[], href: string | undefined): Span[] {
   if (href === undefined) return spans;
   const [id, ...rest] = spans;
   return [{ ...id!, href }, ...rest];
-}
-
-/** Ids listed at most, per kind, in the links section of a page. */
-const MAX_LINKED_IDS = 20;
-
-/** A page's links to each conversation and trace of the explain (serve: each its own explain page). */
-function idBlocks(r: ExplainReport, idHref: NonNullable<ExplainView['idHref']>): Block[] {
-  const list = (kind: 'trace' | 'conversation', ids: readonly string[]): Inline => [
-    ...ids
-      .slice(0, MAX_LINKED_IDS)
-      .flatMap((id, i): (string | Span)[] => [
-        ...(i === 0 ? [] : [' ']),
-        { text: id, look: 'id', href: idHref(kind, id) },
-      ]),
-    ...(ids.length > MAX_LINKED_IDS
-      ? [tone(` +${formatCount(ids.length - MAX_LINKED_IDS)} more`, 'dim')]
-      : []),
-  ];
-  return [
-    { kind: 'heading', text: 'Conversations and traces', only: 'html' },
-    {
-      kind: 'fields',
-      only: 'html',
-      rows: [
-        [
-          'conversations',
-          r.conversationIds.length === 0
-            ? tone('none named', 'dim')
-            : list('conversation', r.conversationIds),
-        ],
-        ['traces', list('trace', r.traceIds)],
-      ],
-    },
-  ];
 }

@@ -22,20 +22,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeControlChars } from '../report/escapeControlChars.js';
 import type { Forwarder } from './forwardRequests.js';
-import { ingestPayload, type PayloadKind } from './ingestPayload.js';
+import { ingestPayload } from './ingestPayload.js';
 import { outLineOf } from './outLine.js';
-import {
-  exportResponse,
-  OTLP_CONTENT_TYPES,
-  RPC_CODE,
-  statusResponse,
-  type OtlpEncoding,
-} from './otlpResponses.js';
+import { OTLP_CONTENT_TYPES, RPC_CODE, statusResponse, type OtlpEncoding } from './otlpResponses.js';
 import type { OutFile } from './outFile.js';
 import { createBodyBudget, readRequestBody, type ReadBodyOptions } from './readRequestBody.js';
 import type { RequestGuard } from './requestGuard.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken } from './serveToken.js';
+import {
+  acceptedAnswer,
+  answerRead,
+  contentTypeOf,
+  describeBodyRefusal,
+  EVENT_LOG_TYPES,
+  payloadKindOf,
+} from './receiverAnswers.js';
 
 /** The default largest body taken, on the wire and decompressed. */
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -88,15 +90,7 @@ const EVENTS_PATH = '/agentfootprint/events';
 const METRICS_PATH = '/metrics';
 const HEALTH_PATH = '/healthz';
 
-/**
- * The content types an event log is taken in. None is one a web page may post without asking first (a CORS
- * "simple" request: text/plain, a form, no type), so no page of another site can post one.
- */
-export const EVENT_LOG_TYPES: readonly string[] = [
-  'application/x-ndjson',
-  'application/jsonl',
-  'application/json',
-];
+export { EVENT_LOG_TYPES } from './receiverAnswers.js';
 
 /** Create the receiver. */
 export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
@@ -161,7 +155,7 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
         },
       );
     }
-    const kind = payloadKindOf(path, type);
+    const kind = payloadKindOf(path === EVENTS_PATH, type);
     if (kind === undefined) {
       counts.requests.invalid++;
       runtime.touch();
@@ -199,17 +193,6 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       // Reading a body takes no slot (its bytes count against the shared budget, its pace against the minimum
       // rate): a sender that trickles cannot keep real exporters out.
       const body = await readRequestBody(req, maxBody, budget, options.bodyRate);
-      if (body.kind === 'too-slow') {
-        log(`POST ${path}: a body slower than ${body.rate} bytes a second was cut off (408)`);
-        return refuse(
-          res,
-          408,
-          encoding,
-          RPC_CODE.unavailable,
-          `the body came slower than ${body.rate} bytes a second`,
-          { connection: 'close' },
-        );
-      }
       const full = (): void =>
         refuse(
           res,
@@ -220,34 +203,19 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
           retryLater,
         );
       if (body.kind === 'busy') return full();
-      if (body.kind === 'too-large') {
-        log(
-          `POST ${path}: a body over --max-body ${maxBody} bytes${body.stage === 'gzip' ? ' once decompressed' : ''} was refused (413)`,
-        );
-        return refuse(
-          res,
-          413,
-          encoding,
-          RPC_CODE.invalidArgument,
-          `the body is over ${maxBody} bytes${body.stage === 'gzip' ? ' once decompressed' : ''} (--max-body)`,
-          { connection: 'close' },
-        );
-      }
       if (body.kind === 'aborted') {
         counts.requests.invalid++;
         runtime.touch();
         return;
       }
-      if (body.kind === 'bad-encoding' || body.kind === 'damaged') {
+      if (body.kind !== 'ok') {
+        const refusal = describeBodyRefusal(body, maxBody);
+        log(`POST ${path}: ${refusal.log}`);
+        if (refusal.refused)
+          return refuse(res, refusal.status, encoding, refusal.code, refusal.reason, refusal.headers);
         counts.requests.invalid++;
         runtime.touch();
-        log(`POST ${path}: ${body.reason}`);
-        return answer(
-          res,
-          body.kind === 'damaged' ? 400 : 415,
-          encoding,
-          statusResponse(encoding, RPC_CODE.invalidArgument, body.reason),
-        );
+        return answer(res, refusal.status, encoding, statusResponse(encoding, refusal.code, refusal.reason));
       }
       held = body.held;
       if (processing >= maxInFlight)
@@ -329,56 +297,10 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
     rejected: number,
     message: string | undefined,
   ): void {
-    if (options.forward !== undefined) {
-      const headers: Record<string, string> = {
-        'content-type': String(req.headers['content-type'] ?? OTLP_CONTENT_TYPES[encoding]),
-      };
-      const contentEncoding = req.headers['content-encoding'];
-      if (contentEncoding !== undefined) headers['content-encoding'] = String(contentEncoding);
-      // The wire bytes are passed on as they came: gzip stays gzip.
-      options.forward.enqueue(path, wire, headers);
-    }
-    const own =
-      path === EVENTS_PATH
-        ? Buffer.from(
-            JSON.stringify({
-              rejectedLines: rejected,
-              ...(message === undefined ? {} : { errorMessage: message }),
-            }),
-          )
-        : exportResponse(encoding, rejected, message);
-    answer(res, 200, path === EVENTS_PATH ? 'json' : encoding, own);
-  }
-
-  /** `GET /metrics` and `GET /healthz`. */
-  function read(req: IncomingMessage, res: ServerResponse, path: string): void {
-    req.resume();
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      counts.requests.invalid++;
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`${path} takes GET\n`);
-      return;
-    }
-    if (!authorized(req)) {
-      counts.requests.refused++;
-      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' });
-      res.end('a bearer token is required (Authorization: Bearer <--token>)\n');
-      return;
-    }
-    const failing = path === HEALTH_PATH ? options.out?.failing : undefined;
-    const text =
-      path === METRICS_PATH
-        ? options.metrics()
-        : failing === undefined
-          ? 'ok\n'
-          : `--out cannot be written (${failing}): requests are answered 503 until a write succeeds again\n`;
-    res.writeHead(failing === undefined ? 200 : 503, {
-      'content-type':
-        path === METRICS_PATH ? 'text/plain; version=0.0.4; charset=utf-8' : 'text/plain; charset=utf-8',
-      'content-length': String(Buffer.byteLength(text)),
-      'cache-control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : text);
+    const accepted = acceptedAnswer(req, path === EVENTS_PATH, encoding, rejected, message);
+    // The wire bytes are passed on as they came: gzip stays gzip.
+    options.forward?.enqueue(path, wire, accepted.forwardHeaders);
+    answer(res, 200, accepted.encoding, accepted.body);
   }
 
   return {
@@ -397,7 +319,13 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
           { connection: 'close' },
         );
       }
-      if (path === METRICS_PATH || path === HEALTH_PATH) return read(req, res, path);
+      if (path === METRICS_PATH || path === HEALTH_PATH)
+        return answerRead(req, res, path === METRICS_PATH ? 'metrics' : 'health', {
+          authorized: authorized(req),
+          metrics: options.metrics,
+          outFailing: options.out?.failing,
+          counts: counts.requests,
+        });
       const known = path === TRACE_PATH || path === EVENTS_PATH || IGNORED_PATHS.has(path);
       if (!known) {
         counts.requests.invalid++;
@@ -456,18 +384,4 @@ export function createOtlpReceiver(options: ReceiverOptions): OtlpReceiver {
       return inFlight;
     },
   };
-}
-
-function contentTypeOf(req: IncomingMessage): string {
-  return String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-}
-
-function payloadKindOf(path: string, type: string): PayloadKind | undefined {
-  if (path === EVENTS_PATH) return EVENT_LOG_TYPES.includes(type) ? 'event-log' : undefined;
-  if (type === OTLP_CONTENT_TYPES.json) return 'otlp-json';
-  if (type === OTLP_CONTENT_TYPES.protobuf) return 'otlp-protobuf';
-  return undefined;
 }

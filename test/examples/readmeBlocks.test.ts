@@ -31,6 +31,7 @@ const AMBIENT = `
 declare const agent: {
   enable: { observability(options: { strategy: object }): void };
   on(type: string, listener: (event: unknown) => void): void;
+  run(input: { message: string }): Promise<unknown>;
 };
 declare const session: { id: string };
 declare function startIn(skill: string): void;
@@ -88,7 +89,7 @@ function typeCheck(blocks: readonly string[]): string[] {
     });
 }
 
-describe("the TypeScript blocks of the README and docs/instrumentation.md", () => {
+describe('the TypeScript blocks of the README and docs/instrumentation.md', () => {
   const blocks = [...extractTsBlocks(README), ...extractTsBlocks(INSTRUMENTATION)];
 
   it('are there: the strategy, the whole SDK setup, the wrapper', () => {

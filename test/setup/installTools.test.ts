@@ -75,3 +75,14 @@ it('gives up with apt’s words once the lock is held past the wait', () => {
   expect(r.status).not.toBe(0);
   expect(r.stderr).toContain('Could not get lock');
 });
+
+it('the README names every package the script installs, in its test command and its prose', () => {
+  const packages = [...readFileSync(SCRIPT, 'utf8').matchAll(/need\+=\(([\w-]+)\)/g)].map((m) => m[1]!);
+  expect(packages).toEqual(['zstd', 'jq', 'prometheus', 'prometheus-alertmanager', 'chromium']);
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+  const command = readme.split('\n').find((l) => l.startsWith('npm ci && npm run test:all'))!;
+  for (const p of packages) {
+    expect(command).toMatch(new RegExp(`\\b${p}\\b`));
+    expect(readme.slice(readme.indexOf('Both run on a fresh machine'))).toMatch(new RegExp(`\\b${p}\\b`));
+  }
+});

@@ -16,10 +16,9 @@ import {
   decisionsJson,
   misroutesDocument,
   misroutesJson,
-  searchDocument,
-  searchJson,
   serveNav,
 } from './browsePages.js';
+import { searchDocument, searchJson } from './searchPage.js';
 import { filterDecisionPositions, pageOf, readDecisionFilter, searchWindow } from './browseQueries.js';
 import type { WindowIndex } from './windowIndex.js';
 
