@@ -242,7 +242,7 @@ describe('--out on a FIFO', () => {
     expect(serve.runtime.state.counts.decisionsReceived).toBe(0);
     expect(unwritten).toMatchObject({ requests: 1, items: 401 });
     expect(describeStop(serve, unwritten)).toMatch(
-      /not written 1 requests \(401 spans and event lines, [\d,]+ bytes\) were still waiting for the disk at the stop: answered 503, not kept/,
+      /not written 1 request \(401 spans and event lines, [\d,]+ bytes\) was still waiting for the disk at the stop: answered 503, not kept/,
     );
   });
 });
