@@ -167,7 +167,7 @@ export function analyzeToDocument(v: AnalyzeView): ReportDocument {
   return blocks;
 }
 
-/** The page's headline figures. */
+/** The page's headline figures; each that counts something links to the section that shows it (serve: its list). */
 function figureBlock(s: DecisionSummary, rateTone: (x: number) => Span): Block {
   return {
     kind: 'figures',
@@ -177,17 +177,20 @@ function figureBlock(s: DecisionSummary, rateTone: (x: number) => Span): Block {
       {
         label: 'near-tie rate',
         value: formatPercent(s.nearTieRate),
+        href: '#near-tie-hot-spots',
         tone: rateTone(s.nearTieRate).tone as 'good' | 'warn' | 'bad',
       },
-      { label: 'menu rate', value: formatPercent(s.menuRate) },
+      { label: 'menu rate', value: formatPercent(s.menuRate), href: '#verdict-mix' },
       {
         label: 'floorless decisions',
         value: formatCount(s.floorlessDecisions),
+        href: '#floorless-scorers',
         tone: s.floorlessDecisions > 0 ? 'warn' : 'good',
       },
       {
         label: 'inconsistent',
         value: formatCount(s.inconsistent),
+        href: '#anomalies',
         tone: s.inconsistent > 0 ? 'bad' : 'good',
       },
       { label: 'misroute marks', value: formatCount(s.misroutes) },

@@ -111,6 +111,22 @@ describe('every command has an HTML report', () => {
   }
 });
 
+describe('the analyze page', () => {
+  it('each counting tile links to the section of the page that shows what it counts', async () => {
+    const html = (await cli(['analyze', file, '--format', 'html'])).stdout;
+    const tiles = [...html.matchAll(/<a class="stat[^"]*" href="#([a-z0-9-]+)"><span>([^<]+)<\/span>/g)].map(
+      (m) => [m[2]!, m[1]!] as const,
+    );
+    expect(Object.fromEntries(tiles)).toEqual({
+      'near-tie rate': 'near-tie-hot-spots',
+      'menu rate': 'verdict-mix',
+      'floorless decisions': 'floorless-scorers',
+      inconsistent: 'anomalies',
+    });
+    for (const [, id] of tiles) expect(html).toContain(`<section id="${id}"`);
+  });
+});
+
 describe('the hotspots page', () => {
   it('shows the figures, one bar per hot spot, the table with its legend and the example traces as ids', async () => {
     const { json } = await cliJson(['hotspots', file]);

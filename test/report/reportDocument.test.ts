@@ -140,8 +140,8 @@ describe('HTML', () => {
         { kind: 'list', items: ['b1'] },
       ]),
     );
-    expect(html).toContain('<section class="half"><h2>A</h2><p class="intro">a1</p><p>a2</p></section>');
-    expect(html).toContain('<section><h2>B</h2><ul><li>b1</li></ul></section>');
+    expect(html).toContain('<section id="a" class="half"><h2>A</h2><p class="intro">a1</p><p>a2</p></section>');
+    expect(html).toContain('<section id="b"><h2>B</h2><ul><li>b1</li></ul></section>');
   });
 
   it('puts blocks before the first heading in a card without a heading', () => {
@@ -169,7 +169,7 @@ describe('HTML', () => {
   it('draws a chart block with svgCharts', () => {
     const html = renderHtml([{ kind: 'heading', text: 'Mix' }, bars]);
     expect(html).toMatch(
-      /<section><h2>Mix<\/h2><div class="chartbox"><svg class="chart" data-chart="bar"[^]*?class="mark"/,
+      /<section id="mix"><h2>Mix<\/h2><div class="chartbox"><svg class="chart" data-chart="bar"[^]*?class="mark"/,
     );
   });
 

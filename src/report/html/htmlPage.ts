@@ -41,8 +41,17 @@ export interface HtmlNav {
   readonly search?: { readonly action: string; readonly query?: string };
 }
 
-// http(s) addresses, and paths of the page's own site (serve's pages link each other); never `//host`.
-const SAFE_LINK = /^(?:https?:\/\/|\/(?![/\\]))/i;
+// http(s) addresses, paths of the page's own site (serve's pages link each other; never `//host`), and a
+// section of the same page (`#near-tie-hot-spots`: a static report's tiles link there).
+const SAFE_LINK = /^(?:https?:\/\/|\/(?![/\\])|#[a-z0-9-]+$)/i;
+
+/** A section's id on the page: its title, lower case, words joined by dashes (`Near-tie hot spots` → `near-tie-hot-spots`). */
+export function sectionId(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
 
 /** Is `href` a link a page may carry (an http(s) address or a path of its own site)? */
 export function isSafeHref(href: string): boolean {
@@ -139,10 +148,18 @@ export function renderHtmlPage(page: HtmlPage): string {
           })
           .join('')}</div>`
       : '';
+  // Ids stay unique on the page: a second section of the same title gets `-2`.
+  const used = new Map<string, number>();
+  const uniqueId = (title: string): string => {
+    const id = sectionId(title);
+    const n = (used.get(id) ?? 0) + 1;
+    used.set(id, n);
+    return n === 1 ? id : `${id}-${n}`;
+  };
   const sections = page.sections
     .map(
       (s) =>
-        `<section${s.half ? ' class="half"' : ''}>${s.title === undefined ? '' : `<h2>${escapeHtml(s.title)}</h2>`}` +
+        `<section${s.title === undefined ? '' : ` id="${uniqueId(s.title)}"`}${s.half ? ' class="half"' : ''}>${s.title === undefined ? '' : `<h2>${escapeHtml(s.title)}</h2>`}` +
         `${s.intro ? `<p class="intro">${escapeHtml(s.intro)}</p>` : ''}${s.body}</section>`,
     )
     .join('\n');
