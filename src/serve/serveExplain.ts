@@ -7,7 +7,7 @@
  * lists, and says so when the id is not, or no longer, in the window. Pure. No I/O.
  */
 import { createExplainAnalysis, type ExplainAnalysis } from '../analyze/explainDecisions.js';
-import { tone, type Block, type ReportDocument, type Span } from '../report/document.js';
+import { plainText, tone, type Block, type ReportDocument, type Span } from '../report/document.js';
 import { countOf, formatCount } from '../report/formatValues.js';
 import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
 import type { InputSummary } from '../report/presentInput.js';
@@ -140,11 +140,14 @@ export function explainPageDocument(
     {
       kind: 'paragraph',
       text: tone(
-        `No record of the window has trace id or conversation id ${id}.${evicted > 0 ? ` The window has evicted ${countOf(evicted, 'older decision')}; run routescope explain over the --out file for those.` : ''}`,
+        `No record of the window has trace id or conversation id ${id}.${evicted > 0 ? ` The window has evicted ${countOf(evicted, 'older decision')}; run routescope explain over the --out file for those.` : ''} Search the window for the start of it with the box below, or walk the conversations.`,
         'warn',
       ),
     },
-    ...doc.slice(1),
+    // explain's own sentence of the same would say it twice.
+    ...doc
+      .slice(1)
+      .filter((b) => !(b.kind === 'paragraph' && plainText(b.text).startsWith('No routing record has'))),
   ];
 }
 

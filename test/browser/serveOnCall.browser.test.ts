@@ -196,6 +196,10 @@ describe('serve on call: from an id to the evidence', () => {
     expect(await page.textContent('body')).toContain(
       'No record of the window has trace id or conversation id',
     );
+    // Said once, not once by serve and again by explain.
+    expect(
+      (await page.textContent('body'))!.match(/No (record of the window|routing record) has/g),
+    ).toHaveLength(1);
     expect((await json('/explain/no-such-conversation-42.json')).status).toBe(404);
     await page.close();
   });

@@ -140,7 +140,7 @@ export function decisionsDocument(
 ): ReportDocument {
   const rows = page.rows.map((i): Inline[] => {
     const flags = index.flags[i]!;
-    const trace = index.traces.get(index.trace[i]!)!;
+    const trace = index.traceIds[i]!;
     const verdict = VERDICTS[index.verdict[i]!] ?? 'unknown';
     return [
       { text: formatTime(index.time[i]!), href: explainHref(trace) },
@@ -213,8 +213,8 @@ export function decisionsJson(
       const gap = index.gap[i]!;
       return {
         timeUnixMs: index.time[i],
-        traceId: index.traces.get(index.trace[i]!),
-        spanId: index.spans.get(index.span[i]!),
+        traceId: index.traceIds[i],
+        spanId: index.spanIds[i],
         conversationId: index.conversations.get(index.conversation[i]!) ?? null,
         router: index.routers.get(index.router[i]!) ?? null,
         scorer: index.scorers.get(index.scorer[i]!) ?? null,

@@ -163,10 +163,8 @@ export function explainHref(id: string): string {
 /** Search the window for `query` (trimmed; ids compared as typed, then case-blind by prefix). */
 export function searchWindow(index: WindowIndex, query: string): SearchResult {
   const q = query.trim().slice(0, MAX_QUERY_LENGTH);
-  const kinds: readonly [MatchKind, StringTable][] = [
+  const named: readonly [MatchKind, StringTable][] = [
     ['conversation', index.conversations],
-    ['trace', index.traces],
-    ['span', index.spans],
     ['skill', index.skills],
     ['router', index.routers],
     ['scorer', index.scorers],
@@ -185,31 +183,49 @@ export function searchWindow(index: WindowIndex, query: string): SearchResult {
     }
   };
   const matches: SearchMatch[] = [];
+  const seen = new Set<string>();
   let more = 0;
   const keep = (kind: MatchKind, value: string): void => {
+    // A trace holds several decisions: one match each.
+    const key = `${kind} ${value}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     const href = hrefOf(kind, value);
     if (href === undefined) return;
     if (matches.length < MAX_SEARCH_MATCHES) matches.push({ kind, value, href });
     else more++;
   };
   if (q === '') return { query: q, exact: false, matches, more };
-  // Hex ids are stored lower-case; one pasted from a log in capitals is the same id.
-  const hex = /^[0-9a-fA-F]+$/.test(q) ? q.toLowerCase() : q;
-  for (const [kind, table] of kinds) {
-    const candidate = kind === 'trace' || kind === 'span' ? hex : q;
-    if (table.find(candidate) !== -1) keep(kind, candidate);
+  // Trace and span ids: the decisions' and the misroute marks' (hex, stored lower-case; one pasted from a log in
+  // capitals is the same id).
+  const ids = (kind: 'trace' | 'span', test: (id: string) => boolean): void => {
+    for (const id of kind === 'trace' ? index.traceIds : index.spanIds) if (test(id)) keep(kind, id);
+    for (const m of index.marks) {
+      const id = kind === 'trace' ? m.traceId : m.spanId;
+      if (test(id)) keep(kind, id);
+    }
+  };
+  const hex = /^[0-9a-fA-F]+$/.test(q) ? q.toLowerCase() : undefined;
+  if (index.conversations.find(q) !== -1) keep('conversation', q);
+  if (hex !== undefined) {
+    ids('trace', (id) => id === hex);
+    ids('span', (id) => id === hex);
   }
+  for (const [kind, table] of named) if (kind !== 'conversation' && table.find(q) !== -1) keep(kind, q);
   if (matches.length > 0) return { query: q, exact: true, matches, more };
   const lower = q.toLowerCase();
-  for (const [kind, table] of kinds)
+  for (const [kind, table] of named)
     for (const value of table.values) if (value.toLowerCase().startsWith(lower)) keep(kind, value);
+  if (hex !== undefined) {
+    ids('trace', (id) => id.startsWith(hex));
+    ids('span', (id) => id.startsWith(hex));
+  }
   return { query: q, exact: false, matches, more };
 }
 
 /** The trace of a span in the window (a decision's, else a misroute mark's). */
 function traceOfSpan(index: WindowIndex, spanId: string): string | undefined {
-  const s = index.spans.find(spanId);
-  if (s === -1) return undefined;
-  for (let i = 0; i < index.decisions; i++) if (index.span[i] === s) return index.traces.get(index.trace[i]!);
+  const at = index.spanIds.indexOf(spanId);
+  if (at !== -1) return index.traceIds[at];
   return index.marks.find((m) => m.spanId === spanId)?.traceId;
 }

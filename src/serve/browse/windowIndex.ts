@@ -84,8 +84,9 @@ export interface WindowIndex {
   readonly margin: readonly number[];
   readonly flags: readonly number[];
   readonly conversation: readonly number[];
-  readonly trace: readonly number[];
-  readonly span: readonly number[];
+  /** Trace and span ids per decision, as strings: nearly every one is unique, so a table would only cost. */
+  readonly traceIds: readonly string[];
+  readonly spanIds: readonly string[];
   readonly router: readonly number[];
   readonly scorer: readonly number[];
   /** The skill the turn went to (move), else the top-ranked candidate. */
@@ -94,8 +95,6 @@ export interface WindowIndex {
   /** Decision positions, newest first (by start time, then arrival). */
   readonly newestFirst: Int32Array;
   readonly conversations: StringTable;
-  readonly traces: StringTable;
-  readonly spans: StringTable;
   readonly routers: StringTable;
   readonly scorers: StringTable;
   readonly skills: StringTable;
@@ -125,8 +124,8 @@ export function createWindowIndex(): WindowIndexBuilder {
   const margin: number[] = [];
   const flags: number[] = [];
   const conversation: number[] = [];
-  const trace: number[] = [];
-  const span: number[] = [];
+  const traceIds: string[] = [];
+  const spanIds: string[] = [];
   const router: number[] = [];
   const scorer: number[] = [];
   const skill: number[] = [];
@@ -136,8 +135,6 @@ export function createWindowIndex(): WindowIndexBuilder {
   const repro: number[] = [];
   const tables = {
     conversations: new StringTable(),
-    traces: new StringTable(),
-    spans: new StringTable(),
     routers: new StringTable(),
     scorers: new StringTable(),
     skills: new StringTable(),
@@ -145,7 +142,8 @@ export function createWindowIndex(): WindowIndexBuilder {
   };
   const marks: MarkRow[] = [];
   // The audit tells each decision before `add` sees it: its reproduction waits here.
-  let observed: { d: DecisionRecord; code: number } | undefined;
+  let observedRecord: DecisionRecord | undefined;
+  let observedCode = 0;
 
   const markRow = (r: TraceRecord, mark: MisrouteMark, routedTo?: string): MarkRow => ({
     timeUnixMs: mark.timeUnixMs ?? r.timeUnixMs,
@@ -168,8 +166,8 @@ export function createWindowIndex(): WindowIndexBuilder {
         (d.misroutes.length > 0 ? MISROUTED : 0),
     );
     conversation.push(tables.conversations.intern(d.conversationId));
-    trace.push(tables.traces.intern(d.traceId));
-    span.push(tables.spans.intern(d.spanId));
+    traceIds.push(d.traceId);
+    spanIds.push(d.spanId);
     router.push(tables.routers.intern(d.router));
     scorer.push(tables.scorers.intern(d.scorer));
     const to = d.verdict === 'move' ? d.to : d.ranked[0]?.id;
@@ -177,26 +175,22 @@ export function createWindowIndex(): WindowIndexBuilder {
     runnerUp.push(tables.skills.intern(d.runnerUp?.id));
     service.push(tables.services.intern(d.service));
     recordedSemantics.push(d.semantics);
-    repro.push(observed?.d === d ? observed.code : 0);
-    observed = undefined;
+    repro.push(observedRecord === d ? observedCode : 0);
+    observedRecord = undefined;
     for (const m of d.misroutes) marks.push(markRow(d, m, d.verdict === 'move' ? d.to : d.verdict));
   };
 
   return {
     observe(d, replays) {
-      observed = { d, code: reproCode(replays.contract) | (reproCode(replays['agentfootprint-9.62']) << 2) };
+      observedRecord = d;
+      observedCode = reproCode(replays.contract) | (reproCode(replays['agentfootprint-9.62']) << 2);
     },
     add(r) {
       if (r.kind === 'decision') addDecision(r);
       else if (r.kind === 'misroute') {
-        tables.traces.intern(r.traceId);
-        tables.spans.intern(r.spanId);
         tables.conversations.intern(r.conversationId);
         marks.push(markRow(r, r.mark));
-      } else {
-        tables.traces.intern(r.traceId);
-        tables.conversations.intern(r.conversationId);
-      }
+      } else tables.conversations.intern(r.conversationId);
     },
     finish(summary) {
       const n = time.length;
@@ -219,16 +213,14 @@ export function createWindowIndex(): WindowIndexBuilder {
         margin,
         flags,
         conversation,
-        trace,
-        span,
+        traceIds,
+        spanIds,
         router,
         scorer,
         skill,
         runnerUp,
         newestFirst,
         conversations: tables.conversations,
-        traces: tables.traces,
-        spans: tables.spans,
         routers: tables.routers,
         scorers: tables.scorers,
         skills: tables.skills,
