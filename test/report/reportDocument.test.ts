@@ -140,7 +140,9 @@ describe('HTML', () => {
         { kind: 'list', items: ['b1'] },
       ]),
     );
-    expect(html).toContain('<section id="a" class="half"><h2>A</h2><p class="intro">a1</p><p>a2</p></section>');
+    expect(html).toContain(
+      '<section id="a" class="half"><h2>A</h2><p class="intro">a1</p><p>a2</p></section>',
+    );
     expect(html).toContain('<section id="b"><h2>B</h2><ul><li>b1</li></ul></section>');
   });
 
