@@ -53,15 +53,7 @@ export function* writeOtlpJson(
   const c = new WireReader(buf, 0, buf.length);
   const out = new Text(maxChars);
   out.add('{"resourceSpans":[');
-  let first = true;
-  while (!c.done) {
-    const [field, wire] = c.tag();
-    if (field === 1 && wire === LEN) {
-      if (!first) out.add(',');
-      first = false;
-      yield* writeResourceSpans(c.sub(), out);
-    } else c.skip(wire);
-  }
+  yield* writeEach(c, 1, out, writeResourceSpans);
   out.add(']}');
   return out.parts.join('');
 }
@@ -127,6 +119,26 @@ function str(c: WireReader): string {
   return JSON.stringify(c.string());
 }
 
+/** Every field-`n` sub-message of `c` through `write`, commas between (the caller writes the brackets). */
+function* writeEach(
+  c: WireReader,
+  n: number,
+  out: Text,
+  write: (sub: WireReader, out: Text) => Generator<void, void, void>,
+): Generator<void, void, void> {
+  let first = true;
+  while (!c.done) {
+    const [field, wire] = c.tag();
+    if (field !== n || wire !== LEN) {
+      c.skip(wire);
+      continue;
+    }
+    if (!first) out.add(',');
+    first = false;
+    yield* write(c.sub(), out);
+  }
+}
+
 function* writeResourceSpans(c: WireReader, out: Text): Generator<void, void, void> {
   // The resource and schema URL may come after the scope spans on the wire: written first, so the scope spans
   // (the large part) are written as they are read.
@@ -144,15 +156,7 @@ function* writeResourceSpans(c: WireReader, out: Text): Generator<void, void, vo
   if (schemaUrl !== undefined) out.add(`"schemaUrl":${schemaUrl},`);
   out.add('"scopeSpans":[');
   c.pos = start;
-  let first = true;
-  while (!c.done) {
-    const [field, wire] = c.tag();
-    if (field === 2 && wire === LEN) {
-      if (!first) out.add(',');
-      first = false;
-      yield* writeScopeSpans(c.sub(), out);
-    } else c.skip(wire);
-  }
+  yield* writeEach(c, 2, out, writeScopeSpans);
   out.add(']}');
 }
 
@@ -182,16 +186,10 @@ function* writeScopeSpans(c: WireReader, out: Text): Generator<void, void, void>
   if (schemaUrl !== undefined) out.add(`"schemaUrl":${schemaUrl},`);
   out.add('"spans":[');
   c.pos = start;
-  let first = true;
-  while (!c.done) {
-    const [field, wire] = c.tag();
-    if (field === 2 && wire === LEN) {
-      if (!first) out.add(',');
-      first = false;
-      writeSpan(c.sub(), out);
-      yield;
-    } else c.skip(wire);
-  }
+  yield* writeEach(c, 2, out, function* (span, o) {
+    writeSpan(span, o);
+    yield;
+  });
   out.add(']}');
 }
 
