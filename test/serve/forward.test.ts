@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createForwarder } from '../../src/serve/forwardRequests.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
-import { exportDecisions, startTestServe } from './serveHarness.js';
+import { exportDecisions, startTestServe, until } from './serveHarness.js';
 
 interface Received {
   readonly path: string;
@@ -20,14 +20,6 @@ interface Received {
 
 const closers: Array<() => Promise<void>> = [];
 
-/** Wait (polling) until `condition` holds; fails after 20 s instead of hanging. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c()));
 });

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_INTERVAL_MS } from '../../src/serve/livePage.js';
 import type { RunningServe } from '../../src/serve/startServe.js';
-import { startTestServe } from './serveHarness.js';
+import { startTestServe, until } from './serveHarness.js';
 
 let running: RunningServe | undefined;
 afterEach(async () => {
@@ -17,14 +17,6 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const EMPTY_REQUEST = JSON.stringify({
   resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [] }] }],

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readTraceInputs } from '../../src/trace/readTraceInputs.js';
 import { createReadStats } from '../../src/trace/readStats.js';
 import { cliJson } from '../cli/runCliHarness.js';
-import { exportDecisions, startTestServe } from './serveHarness.js';
+import { exportDecisions, startTestServe, until, post } from './serveHarness.js';
 import { routingRequests } from './routingRequests.js';
 
 const SHARED = join(import.meta.dirname, '../../../shared');
@@ -28,24 +28,6 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
-
-async function post(
-  url: string,
-  body: Buffer | string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string; headers: Headers }> {
-  const response = await fetch(url, { method: 'POST', body, headers });
-  return { status: response.status, body: await response.text(), headers: response.headers };
-}
-
-/** Wait (polling, no fixed sleep) until `condition` holds; fails after 20 s instead of hanging. */
-async function until(condition: () => boolean, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function metrics(serve: RunningServe): Promise<string> {
   return (await fetch(serve.metricsUrl)).text();

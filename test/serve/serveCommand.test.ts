@@ -16,7 +16,7 @@ import { createThrottledLog } from '../../src/cli/commands/serve.js';
 import { requireBuild } from '../helpers/requireBuild.js';
 import { spawnServeCli } from '../helpers/serveCli.js';
 import { routingRequests } from './routingRequests.js';
-import { exportDecisions } from './serveHarness.js';
+import { exportDecisions, until } from './serveHarness.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin/routescope.js', import.meta.url));
 
@@ -57,14 +57,6 @@ function exitOf(c: ChildProcess): Promise<number | null> {
     if (c.exitCode !== null) resolve(c.exitCode);
     else c.once('exit', (code) => resolve(code));
   });
-}
-
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('routescope serve, the shipped CLI', () => {

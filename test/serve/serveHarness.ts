@@ -3,6 +3,7 @@
  *
  * The SDK is the one a user runs: BasicTracerProvider, BatchSpanProcessor and the OTLP/HTTP exporter (JSON
  * or protobuf), with the instrumented decideTier2 wrapper routing real calls. Nothing is registered globally.
+ * `until` (poll with a deadline) and `post` are the helpers every serve test shares.
  */
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -82,4 +83,27 @@ export async function exportDecisions(
   await provider.forceFlush();
   await provider.shutdown();
   return kinds;
+}
+
+/** Wait (polling every 10 ms, no fixed sleep) until `condition` holds; fails after `ms` instead of hanging. */
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what = 'the condition',
+  ms = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** POST `body` to `url`; the status, the body as text and the headers. */
+export async function post(
+  url: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: Headers }> {
+  const response = await fetch(url, { method: 'POST', body, headers });
+  return { status: response.status, body: await response.text(), headers: response.headers };
 }

@@ -20,7 +20,7 @@ import {
   withDeepPlainSpan,
   type RoutingRequest,
 } from './routingRequests.js';
-import { startTestServe } from './serveHarness.js';
+import { startTestServe, until, post } from './serveHarness.js';
 
 let running: (RunningServe & { logged: string[] }) | undefined;
 const cleanups: Array<() => void> = [];
@@ -32,24 +32,6 @@ afterEach(async () => {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const PROTOBUF_TYPE = { 'content-type': 'application/x-protobuf' };
-
-async function post(
-  url: string,
-  body: Buffer | string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string; headers: Headers }> {
-  const response = await fetch(url, { method: 'POST', body, headers });
-  return { status: response.status, body: await response.text(), headers: response.headers };
-}
-
-/** Wait (polling, no fixed sleep) until `condition` holds; fails after 20 s instead of hanging. */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rs-serve-keeps-'));
