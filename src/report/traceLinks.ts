@@ -69,3 +69,29 @@ export function buildTraceLinks(
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/**
+ * Links for each of `traceIds`, in that order, the time its `records` span bounding Grafana's range; none for
+ * a synthetic id, and none at all when no store URL is configured.
+ */
+export function buildTraceLinksFor(
+  traceIds: readonly string[],
+  records: readonly { readonly traceId: string; readonly timeUnixMs: number }[],
+  synthetic: readonly string[],
+  cfg: TraceLinkConfig,
+): Record<string, TraceLinks> {
+  const links: Record<string, TraceLinks> = {};
+  if (cfg.jaegerUrl === undefined && cfg.grafanaUrl === undefined) return links;
+  const spans = new Map<string, { from: number; to: number }>();
+  for (const r of records) {
+    const t = spans.get(r.traceId) ?? { from: Infinity, to: -Infinity };
+    spans.set(r.traceId, { from: Math.min(t.from, r.timeUnixMs), to: Math.max(t.to, r.timeUnixMs) });
+  }
+  for (const traceId of traceIds) {
+    // A synthesized id (an event-log record's) is in no trace store: no link is made for it.
+    if (synthetic.includes(traceId)) continue;
+    const t = spans.get(traceId) ?? { from: Infinity, to: -Infinity };
+    links[traceId] = buildTraceLinks(traceId, t.from, t.to, cfg);
+  }
+  return links;
+}

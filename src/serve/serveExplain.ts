@@ -11,7 +11,7 @@ import { plainText, tone, type Block, type ReportDocument, type Span } from '../
 import { countOf, formatCount } from '../report/formatValues.js';
 import { explainToDocument, explainToJson, type ExplainView } from '../report/presentExplain.js';
 import type { InputSummary } from '../report/presentInput.js';
-import { buildTraceLinks, type TraceLinkConfig, type TraceLinks } from '../report/traceLinks.js';
+import { buildTraceLinksFor, type TraceLinkConfig } from '../report/traceLinks.js';
 import { explainHref } from './browse/browseQueries.js';
 import type { ServeState } from './receiverCounts.js';
 import { inputOf, replayWindow } from './serveReport.js';
@@ -69,20 +69,10 @@ export function explainPageView(
 ): ExplainView {
   const from = (page.number - 1) * EXPLAIN_PAGE_SIZE;
   const report = explain.analysis.finish({ from, count: EXPLAIN_PAGE_SIZE });
-  const links: Record<string, TraceLinks> = {};
-  if (traceLinks.jaegerUrl !== undefined || traceLinks.grafanaUrl !== undefined) {
-    // The page's own traces, each with the time its records span (Grafana searches around it).
-    const spans = new Map<string, { from: number; to: number }>();
-    for (const e of report.entries) {
-      if (report.syntheticTraceIds.includes(e.record.traceId)) continue;
-      const t = spans.get(e.record.traceId) ?? { from: Infinity, to: -Infinity };
-      spans.set(e.record.traceId, {
-        from: Math.min(t.from, e.record.timeUnixMs),
-        to: Math.max(t.to, e.record.timeUnixMs),
-      });
-    }
-    for (const [traceId, t] of spans) links[traceId] = buildTraceLinks(traceId, t.from, t.to, traceLinks);
-  }
+  // The page's own traces, in the order they first appear on it.
+  const records = report.entries.map((e) => e.record);
+  const traceIds = [...new Set(records.map((r) => r.traceId))];
+  const links = buildTraceLinksFor(traceIds, records, report.syntheticTraceIds, traceLinks);
   return {
     report,
     links,

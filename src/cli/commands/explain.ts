@@ -19,7 +19,6 @@ import { emitReport } from '../emitReport.js';
 import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { RUN_COMMAND, withExamples } from '../helpText.js';
 import { runAnalysisPass } from '../runAnalysisPass.js';
-import type { TraceLinks } from '../../report/traceLinks.js';
 import { readTraceLinkConfig, withTraceLinkOptions } from '../traceLinkOptions.js';
 import { UsageError } from '../usageError.js';
 
@@ -54,7 +53,7 @@ export const explainCommand: CliCommand = {
     // Loaded here, not at start-up: every command pays for what the CLI imports (docs/performance.md).
     const { createExplainAnalysis } = await import('../../analyze/explainDecisions.js');
     const { explainToDocument, explainToJson } = await import('../../report/presentExplain.js');
-    const { buildTraceLinks } = await import('../../report/traceLinks.js');
+    const { buildTraceLinksFor } = await import('../../report/traceLinks.js');
     const id = String(args.id ?? '').trim();
     if (id === '') throw new UsageError('name a trace id or a conversation id to explain');
     const named = Array.isArray(args.inputs) ? args.inputs.filter((x) => x !== undefined) : [];
@@ -78,17 +77,12 @@ export const explainCommand: CliCommand = {
     const analysis = createExplainAnalysis(id, { policy });
     const input = await runAnalysisPass(inputs, [analysis], ctx.io, readJobsAndPolicy(args, policy));
     const report = analysis.finish();
-    const links: Record<string, TraceLinks> = {};
-    if (linkConfig.jaegerUrl !== undefined || linkConfig.grafanaUrl !== undefined) {
-      for (const traceId of report.traceIds) {
-        // A synthesized id (an event-log record's) is in no trace store: no link is made for it.
-        if (report.syntheticTraceIds.includes(traceId)) continue;
-        const times = report.entries
-          .filter((e) => e.record.traceId === traceId)
-          .map((e) => e.record.timeUnixMs);
-        links[traceId] = buildTraceLinks(traceId, Math.min(...times), Math.max(...times), linkConfig);
-      }
-    }
+    const links = buildTraceLinksFor(
+      report.traceIds,
+      report.entries.map((e) => e.record),
+      report.syntheticTraceIds,
+      linkConfig,
+    );
     const view = { report, links, input };
     await emitReport(ctx, { json: (v) => explainToJson(view, v), document: () => explainToDocument(view) });
     if (report.ambiguous !== undefined) {
