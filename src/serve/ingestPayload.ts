@@ -107,10 +107,11 @@ export async function ingestPayload(
         const scanned = step.value;
         if (!scanned) {
           let value: unknown;
+          const text = body.toString('utf8');
           try {
-            value = JSON.parse(body.toString('utf8'));
+            value = JSON.parse(text);
           } catch (error) {
-            return { kind: 'invalid', reason: describeUnparsedBody(body, (error as Error).message) };
+            return { kind: 'invalid', reason: describeUnparsedBody(text, (error as Error).message) };
           }
           shape = readJsonTraceValue(value, source, local.builder, out);
         }
@@ -221,21 +222,31 @@ async function* slicedChunks(body: Buffer): AsyncGenerator<Buffer> {
  * Why a JSON body did not parse, in the words that help: a file of JSON lines posted whole (a Collector file
  * export, a demo's traces.jsonl, an event log) is the usual cause, and says what to do instead of a parser position.
  */
-export function describeUnparsedBody(body: Buffer, parserMessage: string): string {
-  const text = body.toString('utf8');
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length > 1) {
+export function describeUnparsedBody(text: string, parserMessage: string): string {
+  // The non-blank lines, counted, and the first of them; no array of every line of a 16 MiB body.
+  let count = 0;
+  let firstLine = '';
+  for (let at = 0; at <= text.length;) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end === -1 ? text.length : end);
+    if (line.trim() !== '') {
+      if (count++ === 0) firstLine = line;
+    }
+    if (end === -1) break;
+    at = end + 1;
+  }
+  if (count > 1) {
     let first: unknown;
     try {
-      first = JSON.parse(lines[0]!);
+      first = JSON.parse(firstLine);
     } catch {
       first = undefined;
     }
     if (first !== null && typeof first === 'object') {
       const type = (first as { type?: unknown }).type;
       if (typeof type === 'string' && type.startsWith('agentfootprint.'))
-        return `the body is ${lines.length} lines of agentfootprint events: post an event log to /agentfootprint/events (content-type application/x-ndjson), or read it with routescope analyze`;
-      return `the body is ${lines.length} lines of JSON, and /v1/traces takes one OTLP request per body (as an exporter sends them); for a file of requests use routescope analyze FILE, or post its lines one at a time`;
+        return `the body is ${count} lines of agentfootprint events: post an event log to /agentfootprint/events (content-type application/x-ndjson), or read it with routescope analyze`;
+      return `the body is ${count} lines of JSON, and /v1/traces takes one OTLP request per body (as an exporter sends them); for a file of requests use routescope analyze FILE, or post its lines one at a time`;
     }
   }
   return `the body is not JSON: ${parserMessage}`;
