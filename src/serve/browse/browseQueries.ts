@@ -97,8 +97,11 @@ export function filterQuery(filter: DecisionFilter, page = 1): string {
 /** Positions of the decisions `filter` keeps, newest first. */
 export function filterDecisionPositions(index: WindowIndex, filter: DecisionFilter): number[] {
   // A name the window does not hold matches nothing (-2 is no table index).
-  const want = (table: StringTable, v: string | undefined): number | undefined =>
-    v === undefined ? undefined : table.find(v) === -1 ? -2 : table.find(v);
+  const want = (table: StringTable, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const at = table.find(v);
+    return at === -1 ? -2 : at;
+  };
   const router = want(index.routers, filter.router);
   const scorer = want(index.scorers, filter.scorer);
   const skill = want(index.skills, filter.skill);
