@@ -23,7 +23,7 @@ import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { markMisrouted } from '../instrument/markMisrouted.js';
 import { routescopeObservability } from '../instrument/routescopeObservability.js';
 import type { RoutescopeObservability } from '../instrument/routescopeObservability.js';
@@ -66,6 +66,12 @@ export interface DemoAgentConfig {
   readonly seed?: number;
   /** The conversations to handle. @default DEMO_CONVERSATIONS */
   readonly conversations?: readonly DemoConversation[];
+  /**
+   * Another span processor that gets every span the file gets (a BatchSpanProcessor with an OTLP exporter to a
+   * Collector, say); it is flushed and shut down with the run. Its failures are its own: the file is written
+   * either way.
+   */
+  readonly alsoTo?: SpanProcessor;
 }
 
 /** What one run did, for the demo's printout and its tests. */
@@ -111,6 +117,7 @@ export async function runDemoAgent(config: DemoAgentConfig): Promise<DemoRunSumm
         maxQueueSize: 8192,
         scheduledDelayMillis: 60_000,
       }),
+      ...(config.alsoTo === undefined ? [] : [config.alsoTo]),
     ],
   });
   const tracer = provider.getTracer('routescope-demo');

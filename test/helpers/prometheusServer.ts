@@ -46,13 +46,17 @@ export interface PrometheusServer {
 }
 
 export interface PrometheusOptions {
-  /** The `host:port` it scrapes. */
-  readonly target: string;
+  /** The `host:port` it scrapes, or several (one job, one `instance` label each). */
+  readonly target: string | readonly string[];
   readonly jobName: string;
-  /** A rules file it loads. */
-  readonly rules: string;
+  /** The rules files it loads. */
+  readonly rules: string | readonly string[];
   /** How long waitFor polls before it fails. */
   readonly waitMs: number;
+  /** Store exemplars (`--enable-feature=exemplar-storage`, off by default in Prometheus). */
+  readonly exemplars?: boolean;
+  /** An Alertmanager (`host:port`) to send firing alerts to. */
+  readonly alertmanager?: string;
 }
 
 /** Start Prometheus scraping `target` every second with `rules` loaded, once it says it is ready. */
@@ -70,8 +74,16 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   // JSON is YAML: Prometheus reads it as its config file.
   const config = {
     global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
-    rule_files: [options.rules],
-    scrape_configs: [{ job_name: options.jobName, static_configs: [{ targets: [options.target] }] }],
+    rule_files: typeof options.rules === 'string' ? [options.rules] : options.rules,
+    scrape_configs: [
+      {
+        job_name: options.jobName,
+        static_configs: [{ targets: typeof options.target === 'string' ? [options.target] : options.target }],
+      },
+    ],
+    ...(options.alertmanager === undefined
+      ? {}
+      : { alerting: { alertmanagers: [{ static_configs: [{ targets: [options.alertmanager] }] }] } }),
   };
   const configFile = path.join(dir, 'prometheus.yml');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -83,6 +95,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       `--storage.tsdb.path=${path.join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
+      ...(options.exemplars === true ? ['--enable-feature=exemplar-storage'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -1,6 +1,7 @@
 /**
  * The Collector configurations and the compose stack: they parse, their pipelines are wired to components they
- * define, those components exist in the contrib distribution list kept in collector-config/components.json,
+ * define, those components are in the Collector built from collector-config/otelcol-builder.yaml (its list,
+ * components.json, is checked against the real build by test/engines), under their current type names,
  * and every routing name they mention is a key of src/semconv/semconv.ts. The stack itself cannot start on
  * the CI machines (no Docker engine), so these checks are what keep it correct.
  */
@@ -48,9 +49,10 @@ const KINDS = ['receivers', 'processors', 'exporters', 'connectors', 'extensions
 type Kind = (typeof KINDS)[number];
 
 interface ComponentList {
-  source: { repository: string; file: string; commit: string; module_version: string };
+  release: string;
+  builder: string;
+  manifest: string;
   types: Record<Kind, Record<string, string>>;
-  modules: Record<Kind, string[]>;
 }
 
 const components = JSON.parse(readRepoText('collector-config/components.json')) as ComponentList;
@@ -139,15 +141,30 @@ function flattenPolicies(policies: unknown[]): Record<string, unknown>[] {
 }
 
 describe('collector configs', () => {
-  it('components.json records its source: the contrib manifest, a commit and a version', () => {
-    expect(components.source.repository).toBe('open-telemetry/opentelemetry-collector-releases');
-    expect(components.source.file).toBe('distributions/otelcol-contrib/manifest.yaml');
-    expect(components.source.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(components.source.module_version).toMatch(/^v\d+\.\d+\.\d+$/);
+  it('components.json names one release, and every component in it is a module of that release', () => {
+    expect(components.release).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(components.builder).toBe(`go.opentelemetry.io/collector/cmd/builder v${components.release}`);
+    expect(existsSync(repoPath(components.manifest))).toBe(true);
     for (const kind of KINDS) {
       for (const [type, module] of Object.entries(components.types[kind])) {
-        expect(components.modules[kind], `${kind} ${type}`).toContain(module);
+        // Core v0 modules and contrib modules carry the release itself (v1 modules are the stable line).
+        expect(module, `${kind} ${type}`).toMatch(
+          new RegExp(` v(${components.release.replaceAll('.', '\\.')}|1\\.\\d+\\.\\d+)$`),
+        );
       }
+    }
+  });
+
+  it('the builder manifest holds exactly the components the configs use, at the release', () => {
+    const manifest = asRecord(readRepoYaml(components.manifest), components.manifest);
+    expect(asRecord(manifest.dist, 'dist').version).toBe(components.release);
+    for (const kind of KINDS) {
+      const modules = asArray(manifest[kind], kind).map((m) => String(asRecord(m, kind).gomod));
+      const used = new Set<string>();
+      for (const file of COLLECTOR_CONFIGS)
+        for (const id of defined(configOf(file), kind)) used.add(typeOf(id));
+      const needed = [...used].map((type) => components.types[kind][type] ?? `${kind} ${type}: not built`);
+      expect(modules.sort(), kind).toEqual([...new Set(needed)].sort());
     }
   });
 
@@ -159,7 +176,7 @@ describe('collector configs', () => {
         expect(wiringProblems(config, file)).toEqual([]);
       });
 
-      it('every component type is in the contrib distribution list', () => {
+      it('every component type is in the built Collector, under its current name (no deprecated alias)', () => {
         const missing: string[] = [];
         for (const kind of KINDS) {
           for (const id of defined(config, kind)) {
@@ -181,18 +198,25 @@ describe('collector configs', () => {
   it('the checks catch a pipeline naming an undefined component and a type outside the distribution', () => {
     const broken = structuredClone(configOf('single.yaml'));
     const pipelines = asRecord(asRecord(broken.service, 'service').pipelines, 'pipelines');
-    asRecord(pipelines.traces, 'traces').exporters = ['otlp/tempo', 'otlp/jaeger', 'otlp/nowhere'];
+    asRecord(pipelines.traces, 'traces').exporters = [
+      'otlp_grpc/tempo',
+      'otlp_grpc/jaeger',
+      'otlp_grpc/nowhere',
+    ];
     expect(wiringProblems(broken, 'broken.yaml')).toContain(
-      'broken.yaml: pipeline traces exports to undefined otlp/nowhere',
+      'broken.yaml: pipeline traces exports to undefined otlp_grpc/nowhere',
     );
     expect('spanmetricsprocessor' in components.types.processors).toBe(false);
+    // The deprecated aliases still load in the Collector, but the kit uses the current names.
+    expect('spanmetrics' in components.types.connectors).toBe(false);
+    expect('otlp' in components.types.exporters).toBe(false);
   });
 
   for (const file of ['single.yaml', 'tail-sampling.yaml']) {
     it(`${file}: spanmetrics dimensions are exactly the bounded routing labels (no candidate ids)`, () => {
       const connector = asRecord(
-        asRecord(configOf(file).connectors, 'connectors').spanmetrics,
-        'spanmetrics',
+        asRecord(configOf(file).connectors, 'connectors').span_metrics,
+        'span_metrics',
       );
       expect(connector.namespace).toBe(SPANMETRICS_NAMESPACE);
       const names = asArray(connector.dimensions, 'dimensions').map((d) => asRecord(d, 'dimension').name);
@@ -235,8 +259,8 @@ describe('collector configs', () => {
     const strings = byType('string_attribute').map((p) => asRecord(p.string_attribute, 'string_attribute'));
     expect(strings).toContainEqual({ key: ATTR_ROUTING_VERDICT, values: ['unmatched'] });
     const ottl = collectStrings(byType('ottl_condition').map((p) => p.ottl_condition));
-    expect(ottl).toContain(`name == "${EVENT_ROUTING_MISROUTED}"`);
-    expect(ottl).toContain(`name == "${SPAN_ROUTING_FEEDBACK}"`);
+    expect(ottl).toContain(`spanevent.name == "${EVENT_ROUTING_MISROUTED}"`);
+    expect(ottl).toContain(`span.name == "${SPAN_ROUTING_FEEDBACK}"`);
     const share = byType('probabilistic').map(
       (p) => asRecord(p.probabilistic, 'probabilistic').sampling_percentage,
     );
@@ -253,11 +277,11 @@ describe('collector configs', () => {
     const config = configOf('tail-sampling.yaml');
     const processors = asRecord(config.processors, 'processors');
     const pipelines = asRecord(asRecord(config.service, 'service').pipelines, 'pipelines');
-    /** Whether a filter processor's span conditions drop a span of this name (`name ==` / `name !=` forms). */
+    /** Whether a filter processor's span conditions drop a span of this name (`span.name ==` / `!=` forms). */
     const drops = (id: string, name: string) =>
       (asArray(asRecord(asRecord(processors[id], id).traces, 'traces').span, 'span') as string[]).some((c) =>
         c.split(' and ').every((clause) => {
-          const m = /^name (==|!=) "([^"]+)"$/.exec(clause.trim());
+          const m = /^span\.name (==|!=) "([^"]+)"$/.exec(clause.trim());
           if (m === null) throw new Error(`${id}: condition not modelled: ${c}`);
           return m[1] === '==' ? name === m[2] : name !== m[2];
         }),
@@ -265,7 +289,7 @@ describe('collector configs', () => {
     const storedCopies = (name: string, kept: boolean) =>
       Object.values(pipelines)
         .map((raw) => asRecord(raw, 'pipeline'))
-        .filter((p) => (p.exporters as string[]).includes('otlp/tempo'))
+        .filter((p) => (p.exporters as string[]).includes('otlp_grpc/tempo'))
         .filter((p) =>
           (p.processors as string[]).every((id) =>
             id === 'tail_sampling' ? kept : typeOf(id) === 'filter' ? !drops(id, name) : true,
@@ -290,7 +314,7 @@ describe('collector configs', () => {
 
   it('scale-out.yaml load-balances by trace id and no sampling or aggregation happens in that tier', () => {
     const config = configOf('scale-out.yaml');
-    const lb = asRecord(asRecord(config.exporters, 'exporters').loadbalancing, 'loadbalancing');
+    const lb = asRecord(asRecord(config.exporters, 'exporters').load_balancing, 'load_balancing');
     expect(lb.routing_key).toBe('traceID');
     expect(asRecord(lb.resolver, 'resolver')).toHaveProperty('dns');
     expect(defined(config, 'processors')).not.toContain('tail_sampling');
@@ -330,9 +354,7 @@ describe('compose stack', () => {
       expect(image, name).not.toMatch(/:latest$/);
     }
     const collectorImage = String(asRecord(services.otelcol, 'otelcol').image);
-    expect(collectorImage).toBe(
-      `otel/opentelemetry-collector-contrib:${components.source.module_version.slice(1)}`,
-    );
+    expect(collectorImage).toBe(`otel/opentelemetry-collector-contrib:${components.release}`);
   });
 
   it("the collector can write the file exporter's folder: an init step hands the volume to the image's user", () => {
@@ -451,7 +473,7 @@ describe('compose stack', () => {
   it('exemplars reach Grafana: spanmetrics adds them, the exporter writes OpenMetrics, Prometheus stores them', () => {
     for (const file of ['single.yaml', 'tail-sampling.yaml']) {
       const config = configOf(file);
-      const connector = asRecord(asRecord(config.connectors, 'connectors').spanmetrics, 'spanmetrics');
+      const connector = asRecord(asRecord(config.connectors, 'connectors').span_metrics, 'span_metrics');
       expect(asRecord(connector.exemplars, `${file} exemplars`).enabled, file).toBe(true);
       // Exemplars are written only in OpenMetrics (contrib prometheusexporter README, enable_open_metrics).
       const exporter = asRecord(asRecord(config.exporters, 'exporters').prometheus, 'prometheus');

@@ -83,7 +83,7 @@ async function recordDirectMetrics(): Promise<{ resource: Attrs; points: Point[]
 }
 
 const SET_FROM_RESOURCE =
-  /^set\(attributes\["([^"]+)"\], resource\.attributes\["([^"]+)"\]\)(?: where attributes\["([^"]+)"\] == nil and resource\.attributes\["([^"]+)"\] != nil)?$/;
+  /^set\(datapoint\.attributes\["([^"]+)"\], resource\.attributes\["([^"]+)"\]\)(?: where datapoint\.attributes\["([^"]+)"\] == nil and resource\.attributes\["([^"]+)"\] != nil)?$/;
 
 /** The transform statements of a config's metrics pipeline, applied to points; an unmodelled one throws. */
 function applyMetricsPipeline(config: Record<string, unknown>, resource: Attrs, points: Point[]): Point[] {
@@ -102,7 +102,7 @@ function applyMetricsPipeline(config: Record<string, unknown>, resource: Attrs, 
         const m = SET_FROM_RESOURCE.exec(statement);
         if (m === null)
           throw new Error(
-            `${id}: this test models only set(attributes[K], resource.attributes[K]): ${statement}`,
+            `${id}: this test models only set(datapoint.attributes[K], resource.attributes[K]): ${statement}`,
           );
         const [, target, source] = m as unknown as [string, string, string];
         out = out.map((p) =>

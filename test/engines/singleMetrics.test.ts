@@ -1,0 +1,275 @@
+/**
+ * single.yaml end to end: a real app → the real Collector (built from the kit's manifest) → its Prometheus
+ * exporter scraped by a real Prometheus loading the shipped spanmetrics rules → every recording rule, every alert
+ * rule and every Prometheus expression of the Grafana dashboard evaluated on the series the Collector really
+ * emits, and compared with `routescope analyze` of the same spans.
+ *
+ * The app (test/helpers/engines/routingApp.ts) runs twice with two seeds: the same decisions under new ids, each
+ * run one OTLP request. Every series then goes 0 → N → 2N in two steps, so a rate or increase over any group of
+ * series is exactly the ratio of counts, and the figures must equal analyze's to 1e-9 (float rounding only).
+ * The Collector writes the routing spans to its file exporter too: analyze of that folder must equal analyze of
+ * what the app sent.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine } from '../helpers/engines/engineBuild.js';
+import { startCollector, type RunningCollector } from '../helpers/engines/collector.js';
+import { analyze, withoutInput, type AnalyzeReport, type AnalyzeRow } from '../helpers/engines/analyzeCli.js';
+import { APP_SEED, runRoutingApp, type AppRun } from '../helpers/engines/routingApp.js';
+import { startPrometheus, type PrometheusServer, type Sample } from '../helpers/prometheusServer.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RULES = path.join(ROOT, 'dashboards/alerts/routing-spanmetrics.rules.yaml');
+const DASHBOARD = path.join(ROOT, 'dashboards/grafana/routing.json');
+const TIER2 = 'traces_span_metrics_calls_total{span_name="agentfootprint.routing.tier2"}';
+const ROUTER = 'agentfootprint_routing_router';
+const SCORER = 'agentfootprint_routing_scorer_name';
+const VERDICT = 'agentfootprint_routing_verdict';
+
+let collector: RunningCollector | undefined;
+let prometheus: PrometheusServer | undefined;
+let appDir = '';
+const runs: AppRun[] = [];
+let sent: AnalyzeReport;
+let written: AnalyzeReport;
+
+/** The samples of an instant query. */
+async function instant(promql: string): Promise<Sample[]> {
+  return (await prometheus!.query(promql)).samples;
+}
+
+/** Wait until Prometheus has scraped a sum of `total` routing decisions, twice (two scrapes of the same value). */
+async function scrapedTotal(total: number): Promise<void> {
+  await prometheus!.waitFor(`${total} routing decisions scraped twice`, async () => {
+    const [s] = await instant(
+      `count_over_time(sum(${TIER2})[5s:1s]) * (min_over_time(sum(${TIER2})[2s:1s]) == ${total})`,
+    );
+    return s !== undefined && s.value >= 2 ? true : undefined;
+  });
+}
+
+beforeAll(async () => {
+  engine('otelcol');
+  collector = await startCollector({
+    file: 'single.yaml',
+    // The trace stores are another test's subject (Jaeger: jaegerReadBack); here nothing listens there.
+    env: { TEMPO_OTLP_ENDPOINT: '127.0.0.1:9', JAEGER_OTLP_ENDPOINT: '127.0.0.1:9' },
+  });
+  prometheus = await startPrometheus({
+    target: collector.prometheusTarget!,
+    jobName: 'otelcol-spanmetrics',
+    rules: RULES,
+    exemplars: true,
+    waitMs: 60_000,
+  });
+  appDir = mkdtempSync(path.join(os.tmpdir(), 'routescope-single-'));
+  runs.push(await runRoutingApp(collector.otlpHttp, appDir, APP_SEED));
+  const perRun = runs[0]!.demo.decisions + runs[0]!.wrappedDecisions;
+  await scrapedTotal(perRun);
+  runs.push(await runRoutingApp(collector.otlpHttp, appDir, APP_SEED + 1));
+  await scrapedTotal(2 * perRun);
+  sent = analyze(runs.flatMap((r) => r.files));
+  // The file exporter flushes every second; wait until its folder holds every decision.
+  await prometheus
+    .waitFor('the file exporter to hold every decision', async () => {
+      const report = analyze([collector!.traceDir]);
+      return report.decisions === sent.decisions ? report : undefined;
+    })
+    .then((report) => (written = report));
+}, 30 * 60_000);
+
+afterAll(async () => {
+  try {
+    await prometheus?.stop();
+  } finally {
+    await collector?.stop();
+    if (appDir !== '') rmSync(appDir, { recursive: true, force: true });
+  }
+});
+
+/** Per-label values of a query's samples. */
+function byLabel(samples: readonly Sample[], label: string): Record<string, number> {
+  return Object.fromEntries(samples.map((s) => [s.metric[label] ?? '', s.value]));
+}
+
+/** analyze's rows as name → figure. */
+function rowsOf(rows: readonly AnalyzeRow[], figure: (row: AnalyzeRow) => number): Record<string, number> {
+  return Object.fromEntries(rows.map((r) => [r.name, figure(r)]));
+}
+
+function expectClose(actual: Record<string, number>, expected: Record<string, number>): void {
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+  for (const [key, value] of Object.entries(expected)) expect(actual[key], key).toBeCloseTo(value, 9);
+}
+
+describe('single.yaml on the real Collector, scraped by a real Prometheus', () => {
+  it('the app sent what it says, and the Collector file holds exactly those decisions', () => {
+    expect(sent.decisions).toBe(2 * (runs[0]!.demo.decisions + runs[0]!.wrappedDecisions));
+    expect(sent.misroutes).toBe(2 * runs[0]!.demo.misroutes);
+    expect(withoutInput(written)).toEqual(withoutInput(sent));
+  });
+
+  it('the calls counter holds every decision by router and verdict, without a collector_instance_id label', async () => {
+    const samples = await instant(`sum by (${ROUTER}, ${VERDICT}) (${TIER2})`);
+    const counted = Object.fromEntries(
+      samples.map((s) => [`${s.metric[ROUTER]} ${s.metric[VERDICT]}`, s.value]),
+    );
+    const expected: Record<string, number> = {};
+    for (const row of sent.byRouter.rows)
+      for (const [verdict, n] of Object.entries(row.verdicts))
+        if (n > 0) expected[`${row.name} ${verdict}`] = n;
+    expect(counted).toEqual(expected);
+    // single.yaml leaves the instance label out (one instance; the id would begin new series at each restart).
+    expect(await instant(`count(${TIER2.replace('}', ', collector_instance_id!=""}')})`)).toEqual([]);
+  });
+
+  it('the recording rules give analyze’s near-tie and unmatched rates and verdict counts per router', async () => {
+    const nearTie = await prometheus!.waitFor('the near-tie rule', async () => {
+      const s = await instant('routescope:near_tie:ratio_rate5m{metrics_source="spanmetrics"}');
+      return s.length > 0 ? s : undefined;
+    });
+    expectClose(
+      byLabel(nearTie, ROUTER),
+      rowsOf(sent.byRouter.rows, (r) => r.nearTieRate),
+    );
+    const unmatched = await prometheus!.waitFor('the unmatched rule', async () => {
+      const s = await instant('routescope:unmatched:ratio_rate10m{metrics_source="spanmetrics"}');
+      return s.length > 0 ? s : undefined;
+    });
+    expectClose(
+      byLabel(unmatched, ROUTER),
+      rowsOf(sent.byRouter.rows, (r) => (r.verdicts.unmatched ?? 0) / r.decisions),
+    );
+    const byVerdict = await instant(
+      'routescope:tier2_decisions_by_verdict:increase1h{metrics_source="spanmetrics"}',
+    );
+    const counts = Object.fromEntries(
+      byVerdict.map((s) => [`${s.metric[ROUTER]} ${s.metric[VERDICT]}`, s.value]),
+    );
+    for (const row of sent.byRouter.rows)
+      for (const [verdict, n] of Object.entries(row.verdicts))
+        if (n > 0) expect(counts[`${row.name} ${verdict}`], `${row.name} ${verdict}`).toBeCloseTo(n, 9);
+    for (const record of recordNames()) expect((await instant(record)).length, record).toBeGreaterThan(0);
+  });
+
+  it('each alert rule answers what analyze implies: only the near-tie alert, for the routers over 20 %', async () => {
+    const expected: Record<string, string[]> = {
+      RoutingNearTieRateOverBudget: sent.byRouter.rows.filter((r) => r.nearTieRate > 0.2).map((r) => r.name),
+      // No decision is in production, none contradicts its near-tie flag, no floorless decision is unmatched,
+      // no hour before this one to surge against; the metrics and their target are there.
+      RoutingFloorlessScorerInProduction: [],
+      RoutingUnmatchedSurge: [],
+      RoutingInconsistentVerdicts: [],
+      RoutingNonFiniteScores: [],
+      RoutingMetricsAbsent: [],
+      RoutingMetricsTargetDown: [],
+    };
+    expect(expected.RoutingNearTieRateOverBudget!.length).toBeGreaterThan(0);
+    const alerts = alertRules();
+    expect(Object.keys(alerts).sort()).toEqual(Object.keys(expected).sort());
+    for (const [name, expr] of Object.entries(alerts)) {
+      const firing = (await instant(expr)).map((s) => s.metric[ROUTER] ?? '').sort();
+      expect(firing, name).toEqual([...expected[name]!].sort());
+    }
+  });
+
+  it('every Prometheus panel of the dashboard has data, and the near-tie, verdict and scorer panels equal analyze', async () => {
+    const panels = dashboardQueries();
+    expect(Object.keys(panels).length).toBeGreaterThanOrEqual(6);
+    const results: Record<string, Sample[]> = {};
+    for (const [title, expr] of Object.entries(panels)) results[title] = await instant(expr);
+    // The direct metrics (the instrumentation's own gap histogram) are not pushed by this app.
+    const emptyByDesign = new Set(['Runner-up gap, median (direct metrics only)']);
+    for (const [title, samples] of Object.entries(results))
+      expect(samples.length > 0, title).toBe(!emptyByDesign.has(title));
+    // The panel answers 0 rather than nothing (`or vector(0)`), and analyze finds none either.
+    expect(results['Inconsistent verdicts']!.map((s) => s.value)).toEqual([sent.inconsistent]);
+    expectClose(
+      byLabel(results['Near-tie rate per router']!, ROUTER),
+      rowsOf(sent.byRouter.rows, (r) => r.nearTieRate),
+    );
+    expectClose(
+      byLabel(results['Near-tie rate by scorer']!, SCORER),
+      rowsOf(sent.byScorer.rows, (r) => r.nearTieRate),
+    );
+    const mix = byLabel(results['Verdict mix']!, VERDICT);
+    const all = Object.values(mix).reduce((a, b) => a + b, 0);
+    const shares = Object.fromEntries(Object.entries(mix).map(([k, v]) => [k, v / all]));
+    expectClose(
+      shares,
+      Object.fromEntries(
+        Object.entries(sent.verdicts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => [k, n / sent.decisions]),
+      ),
+    );
+    const floorless = results['Floorless scorers']!.map((s) => `${s.metric[ROUTER]} ${s.metric[SCORER]}`);
+    expect(floorless.sort()).toEqual(sent.floorless.map((f) => `${f.router} ${f.scorer}`).sort());
+  });
+
+  it('exemplars on the calls counter carry the trace ids of routing spans the app sent', async () => {
+    const routingTraces = new Set<string>();
+    for (const file of runs.flatMap((r) => r.files))
+      for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean))
+        for (const rs of JSON.parse(line).resourceSpans)
+          for (const ss of rs.scopeSpans)
+            for (const span of ss.spans)
+              if (span.name === 'agentfootprint.routing.tier2') routingTraces.add(span.traceId.toLowerCase());
+    const end = Date.now() / 1000;
+    const response = await fetch(
+      `${prometheus!.url}/api/v1/query_exemplars?query=${encodeURIComponent(TIER2)}&start=${end - 600}&end=${end}`,
+    );
+    const body = (await response.json()) as { data: { exemplars: { labels: Record<string, string> }[] }[] };
+    const ids = body.data.flatMap((series) => series.exemplars.map((e) => e.labels.trace_id ?? ''));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(routingTraces.has(id.toLowerCase()), id).toBe(true);
+  });
+});
+
+/** The shipped rules file's groups. */
+function ruleGroups(): { rules: { record?: string; alert?: string; expr: string }[] }[] {
+  return (
+    parseYaml(readFileSync(RULES, 'utf8')) as {
+      groups: { rules: { record?: string; alert?: string; expr: string }[] }[];
+    }
+  ).groups;
+}
+
+/** Every recording rule's name, selected by its metrics_source label. */
+function recordNames(): string[] {
+  return ruleGroups().flatMap((g) =>
+    g.rules.filter((r) => r.record !== undefined).map((r) => `${r.record}{metrics_source="spanmetrics"}`),
+  );
+}
+
+/** Every alert rule's expression, by alert name. */
+function alertRules(): Record<string, string> {
+  return Object.fromEntries(
+    ruleGroups().flatMap((g) => g.rules.filter((r) => r.alert !== undefined).map((r) => [r.alert!, r.expr])),
+  );
+}
+
+/**
+ * Every Prometheus expression of the dashboard, by panel title, with Grafana's variables as the dashboard's
+ * defaults give them: the spanmetrics counter, every router, a 5-minute rate interval and a 1-hour range.
+ */
+function dashboardQueries(): Record<string, string> {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
+    panels: { title: string; targets?: { expr?: string; datasource?: unknown }[]; panels?: unknown[] }[];
+  };
+  const out: Record<string, string> = {};
+  for (const panel of dashboard.panels)
+    for (const target of panel.targets ?? [])
+      if (target.expr !== undefined)
+        out[panel.title] = target.expr
+          .replaceAll('$decisions', 'traces_span_metrics_calls_total')
+          .replaceAll('$router', '.*')
+          .replaceAll('$__rate_interval', '5m')
+          .replaceAll('$__range', '1h');
+  return out;
+}
