@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 bash test/setup/install-tools.sh
 mkdir -p .cache
 engines_log=.cache/build-engines.log
-node test/setup/build-engines.mjs otelcol >"$engines_log" 2>&1 &
+node test/setup/build-engines.mjs otelcol jaeger >"$engines_log" 2>&1 &
 engines=$!
 status=0
 npm run typecheck && npm run lint && npm run build || status=$?

@@ -47,8 +47,11 @@ export function analyze(inputs: readonly string[], extra: readonly string[] = []
   return cliJson('analyze', [...inputs, ...extra]) as AnalyzeReport;
 }
 
-/** A report without what depends on how the input was stored (files, lines, bytes, the scan path). */
+/**
+ * A report without what depends on how the spans arrived: the input section (files, lines, the scan path), and
+ * for serve's `/report.json` its `serve` section (requests, window) and command name.
+ */
 export function withoutInput(report: AnalyzeReport): Record<string, unknown> {
-  const { input: _input, ...rest } = report as Record<string, unknown>;
+  const { input: _input, serve: _serve, command: _command, ...rest } = report as Record<string, unknown>;
   return rest;
 }

@@ -25,8 +25,10 @@ export function kitConfig(file: string): CollectorConfig {
 }
 
 export interface CollectorOptions {
-  /** The kit file (collector-config/<file>). */
+  /** The kit file (collector-config/<file>), or a name for `config`. */
   readonly file: string;
+  /** A config of the test's own instead of the kit file (a sink that stores what it receives, say). */
+  readonly config?: CollectorConfig;
   /** Environment for the file's `${env:…}` references (ROUTESCOPE_TRACE_DIR is set to a temp folder). */
   readonly env?: Record<string, string>;
   /** A change to the parsed config after the ports are set. */
@@ -60,7 +62,7 @@ function section(config: Record<string, unknown>, name: string): Record<string, 
 
 async function startOnce(options: CollectorOptions): Promise<RunningCollector> {
   const { binary } = engine('otelcol');
-  const config = kitConfig(options.file);
+  const config = options.config === undefined ? kitConfig(options.file) : structuredClone(options.config);
   const [grpc, http, health, telemetry, prometheus] = await Promise.all([
     freePort(),
     freePort(),
@@ -76,11 +78,16 @@ async function startOnce(options: CollectorOptions): Promise<RunningCollector> {
   const exporters = section(config, 'exporters');
   const hasPrometheus = exporters.prometheus !== undefined;
   if (hasPrometheus) (exporters.prometheus as { endpoint: string }).endpoint = `127.0.0.1:${prometheus}`;
-  (section(section(config, 'extensions'), 'health_check') as { endpoint: string }).endpoint =
-    `127.0.0.1:${health}`;
+  const extensions = (config.extensions ??= {});
+  extensions.health_check = {
+    ...(extensions.health_check as object | undefined),
+    endpoint: `127.0.0.1:${health}`,
+  };
+  const service = section(config, 'service');
+  const enabled = (service.extensions as string[] | undefined) ?? [];
+  if (!enabled.includes('health_check')) service.extensions = [...enabled, 'health_check'];
   const connectors = config.connectors as Record<string, Record<string, unknown>> | undefined;
   if (connectors?.span_metrics !== undefined) connectors.span_metrics.metrics_flush_interval = '1s';
-  const service = section(config, 'service');
   service.telemetry = {
     metrics: { readers: [{ pull: { exporter: { prometheus: { host: '127.0.0.1', port: telemetry } } } }] },
   };
@@ -115,6 +122,18 @@ async function startOnce(options: CollectorOptions): Promise<RunningCollector> {
   }
   return running;
 }
+
+/**
+ * A Collector config of the tests' own that stores every span it receives as OTLP/JSON lines in its trace folder:
+ * what a trace store would have been sent.
+ */
+export const SINK_CONFIG: CollectorConfig = {
+  receivers: { otlp: { protocols: { grpc: { endpoint: '' }, http: { endpoint: '' } } } },
+  exporters: {
+    file: { path: '${env:ROUTESCOPE_TRACE_DIR}/received.jsonl', format: 'json', flush_interval: '200ms' },
+  },
+  service: { pipelines: { traces: { receivers: ['otlp'], exporters: ['file'] } } },
+};
 
 /**
  * Start a kit file on the real Collector and wait until its health check answers. A port taken between being

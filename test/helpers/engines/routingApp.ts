@@ -52,6 +52,16 @@ function feeding(target: SpanProcessor): SpanProcessor {
   };
 }
 
+/** One span processor handing every call to each of `processors`. */
+function fanOut(processors: readonly SpanProcessor[]): SpanProcessor {
+  return {
+    onStart: (span, parent) => processors.forEach((p) => p.onStart(span, parent)),
+    onEnd: (span) => processors.forEach((p) => p.onEnd(span)),
+    forceFlush: async () => void (await Promise.all(processors.map((p) => p.forceFlush()))),
+    shutdown: async () => void (await Promise.all(processors.map((p) => p.shutdown()))),
+  };
+}
+
 /** What the app sent. */
 export interface AppRun {
   /** The trace files holding exactly what was sent (the oracle). */
@@ -61,16 +71,20 @@ export interface AppRun {
   readonly wrappedDecisions: number;
 }
 
+/** What one wrapped turn is. */
+export type TurnKind = 'unmatched' | 'near-tie' | 'decisive';
+
 /** Wrapped turns: which are near-ties and which unmatched. */
-export const wrappedTurnKind = (i: number): 'unmatched' | 'near-tie' | 'decisive' =>
+export const wrappedTurnKind = (i: number): TurnKind =>
   i % 7 === 6 ? 'unmatched' : i % 3 === 0 ? 'near-tie' : 'decisive';
 
-/** Run the hand-written router `turns` times, its spans to `send` and to `file`. */
+/** Run the hand-written router once per kind in `kinds`, its spans to `send` and to `file`. */
 async function runWrappedRouter(
   send: SpanProcessor,
   file: string,
-  turns: number,
+  kinds: readonly TurnKind[],
   seed: number,
+  router = WRAPPED_ROUTER,
 ): Promise<number> {
   // A context manager for the turn's spans to nest in (the one already registered, when there is one).
   const manager = new AsyncLocalStorageContextManager().enable();
@@ -89,12 +103,11 @@ async function runWrappedRouter(
   const tracer = provider.getTracer('wrapped-agent');
   const decide = instrumentDecideTier2(decideTier2, {
     tracerProvider: provider,
-    routerName: WRAPPED_ROUTER,
+    routerName: router,
     scorerName: 'rules',
   });
   try {
-    for (let i = 0; i < turns; i++) {
-      const kind = wrappedTurnKind(i);
+    for (const kind of kinds) {
       const root = tracer.startSpan('agent.turn');
       context.with(trace.setSpan(context.active(), root), () => {
         const top = kind === 'unmatched' ? -0.2 : 0.9;
@@ -116,28 +129,57 @@ async function runWrappedRouter(
   } finally {
     await provider.shutdown();
   }
-  return turns;
+  return kinds.length;
+}
+
+/** One OTLP request's processor per endpoint: exported only when the run ends. */
+function oneRequestEach(otlpHttp: string | readonly string[]): SpanProcessor {
+  return fanOut(
+    (typeof otlpHttp === 'string' ? [otlpHttp] : otlpHttp).map(
+      (endpoint) =>
+        new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }), {
+          maxExportBatchSize: 16_384,
+          maxQueueSize: 16_384,
+          scheduledDelayMillis: 600_000,
+        }),
+    ),
+  );
 }
 
 /**
- * Send the demo agent's traces and `wrappedTurns` wrapped turns to `otlpHttp`, ids seeded with `seed`; the oracle
- * files go in `dir` (named after the seed).
+ * Only the hand-written router, named `router`: one turn per kind, sent to `otlpHttp` in one request; the
+ * oracle file in `dir`. For a burst of near-ties, say.
+ */
+export async function runRouterTurns(
+  otlpHttp: string,
+  dir: string,
+  router: string,
+  kinds: readonly TurnKind[],
+  seed: number,
+): Promise<string> {
+  const file = path.join(dir, `${router}-${seed}.jsonl`);
+  const send = oneRequestEach(otlpHttp);
+  await runWrappedRouter(send, file, kinds, seed, router);
+  await send.shutdown();
+  return file;
+}
+
+/**
+ * Send the demo agent's traces and `wrappedTurns` wrapped turns to `otlpHttp` (each of them, when several), ids
+ * seeded with `seed`; the oracle files go in `dir` (named after the seed).
  */
 export async function runRoutingApp(
-  otlpHttp: string,
+  otlpHttp: string | readonly string[],
   dir: string,
   seed = APP_SEED,
   wrappedTurns = 120,
 ): Promise<AppRun> {
   const demoFile = path.join(dir, `demo-${seed}.jsonl`);
   const wrappedFile = path.join(dir, `wrapped-${seed}.jsonl`);
-  // One request for the whole run: exported only when the demo's run shuts its provider down, at the end.
-  const send = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${otlpHttp}/v1/traces` }), {
-    maxExportBatchSize: 16_384,
-    maxQueueSize: 16_384,
-    scheduledDelayMillis: 600_000,
-  });
-  const wrappedDecisions = await runWrappedRouter(send, wrappedFile, wrappedTurns, seed + WRAPPED_SEED);
+  // One request for the whole run to each endpoint: exported only when the demo's run shuts its provider down.
+  const send = oneRequestEach(otlpHttp);
+  const kinds = Array.from({ length: wrappedTurns }, (_, i) => wrappedTurnKind(i));
+  const wrappedDecisions = await runWrappedRouter(send, wrappedFile, kinds, seed + WRAPPED_SEED);
   const demo = await runDemoAgent({ path: demoFile, seed, alsoTo: send });
   return { files: [demoFile, wrappedFile], demo, wrappedDecisions };
 }
