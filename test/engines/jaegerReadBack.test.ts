@@ -3,12 +3,12 @@
  * real Jaeger (built from github.com/jaegertracing/jaeger, running collector-config/stack/jaeger.yaml), with the
  * Collector's span metrics scraped by a real Prometheus that Jaeger's Monitor tab reads. Then:
  * - `routescope analyze --jaeger <its URL> --service <each service>` reads back the decisions the app sent (the
- *   same analysis as the app's own files);
+ *   same analysis as the app's own files), and so does `routescope analyze` of what its API v3 search answers;
  * - the searches dashboards/jaeger/README.md tells users to type find exactly the traces with that evidence;
  * - the trace links `routescope explain --jaeger-url` prints resolve to the trace;
  * - the Monitor tab's API (`/api/metrics/calls`) shows the routing spans' calls, from the span metrics.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +168,24 @@ describe('Jaeger v2 fed by the Collector', () => {
     ).toEqual(marked);
     expect(await search(SERVICES.demo, 'agentfootprint.routing.feedback', {})).toEqual(
       sentWith('demo', { spanName: 'agentfootprint.routing.feedback' }),
+    );
+  });
+
+  it('the API v3 search answers OTLP/JSON that routescope analyze reads as the same decisions', async () => {
+    const now = Date.now();
+    const query = new URLSearchParams({
+      'query.service_name': SERVICES.wrapped,
+      'query.start_time_min': new Date(now - 2 * 86_400_000).toISOString(),
+      'query.start_time_max': new Date(now).toISOString(),
+      'query.num_traces': '5000',
+    });
+    const body = await api<{ result: { resourceSpans: unknown[] } }>(`/api/v3/traces?${query}`);
+    expect(body.result.resourceSpans.length).toBeGreaterThan(0);
+    const file = path.join(appDir, 'jaeger-v3.json');
+    writeFileSync(file, JSON.stringify(body));
+    const files = runs.flatMap((r) => r.files).filter((f) => path.basename(f).startsWith('wrapped-'));
+    expect(withoutExamples(withoutInput(analyze([file])))).toEqual(
+      withoutExamples(withoutInput(analyze(files))),
     );
   });
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine } from '../helpers/engines/engineBuild.js';
 import { SINK_CONFIG, startCollector, type RunningCollector } from '../helpers/engines/collector.js';
-import { analyze, type AnalyzeReport } from '../helpers/engines/analyzeCli.js';
+import { analyze, verdictCountsByRouter, type AnalyzeReport } from '../helpers/engines/analyzeCli.js';
 import { APP_SEED, runRoutingApp, type AppRun } from '../helpers/engines/routingApp.js';
 import { readTraceSets } from '../helpers/engines/traceSets.js';
 import { startPrometheus, type PrometheusServer } from '../helpers/prometheusServer.js';
@@ -132,10 +132,7 @@ describe('scale-out.yaml in front of two tail-sampling.yaml instances', () => {
     const counted = Object.fromEntries(
       counts.map((s) => [`${s.metric[ROUTER]} ${s.metric[VERDICT]}`, s.value]),
     );
-    const expected: Record<string, number> = {};
-    for (const row of sent.byRouter.rows)
-      for (const [verdict, n] of Object.entries(row.verdicts))
-        if (n > 0) expected[`${row.name} ${verdict}`] = n;
+    const expected = verdictCountsByRouter(sent);
     expect(counted).toEqual(expected);
     const byVerdict = await prometheus!.waitFor('the verdict recording rule over both backs', async () => {
       const s = (

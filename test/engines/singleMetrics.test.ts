@@ -19,7 +19,13 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine } from '../helpers/engines/engineBuild.js';
 import { startCollector, type RunningCollector } from '../helpers/engines/collector.js';
-import { analyze, withoutInput, type AnalyzeReport, type AnalyzeRow } from '../helpers/engines/analyzeCli.js';
+import {
+  analyze,
+  verdictCountsByRouter,
+  withoutInput,
+  type AnalyzeReport,
+  type AnalyzeRow,
+} from '../helpers/engines/analyzeCli.js';
 import { APP_SEED, runRouterTurns, runRoutingApp, type AppRun } from '../helpers/engines/routingApp.js';
 import { readTraceSets } from '../helpers/engines/traceSets.js';
 import { startPrometheus, type PrometheusServer, type Sample } from '../helpers/prometheusServer.js';
@@ -120,10 +126,7 @@ describe('single.yaml on the real Collector, scraped by a real Prometheus', () =
     const counted = Object.fromEntries(
       samples.map((s) => [`${s.metric[ROUTER]} ${s.metric[VERDICT]}`, s.value]),
     );
-    const expected: Record<string, number> = {};
-    for (const row of sent.byRouter.rows)
-      for (const [verdict, n] of Object.entries(row.verdicts))
-        if (n > 0) expected[`${row.name} ${verdict}`] = n;
+    const expected = verdictCountsByRouter(sent);
     expect(counted).toEqual(expected);
     // single.yaml leaves the instance label out (one instance; the id would begin new series at each restart).
     expect(await instant(`count(${TIER2.replace('}', ', collector_instance_id!=""}')})`)).toEqual([]);

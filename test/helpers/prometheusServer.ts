@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pollUntil } from './pollUntil.js';
 
 /** A port free on loopback right now (the OS picks it; the listener is closed before it is handed out). */
 export async function freePort(): Promise<number> {
@@ -139,26 +140,11 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       const samples = result.map((r) => ({ metric: r.metric, time: r.value[0], value: Number(r.value[1]) }));
       return { time: samples[0]?.time ?? now, samples };
     },
-    async waitFor(what, check) {
-      const deadline = Date.now() + options.waitMs;
-      let last = '';
-      while (Date.now() < deadline) {
-        if (child.exitCode !== null) {
-          throw new Error(`prometheus exited (${child.exitCode}) while waiting for ${what}:\n${log}`);
-        }
-        try {
-          const value = await check();
-          if (value !== undefined) return value;
-          last = 'not yet';
-        } catch (err) {
-          last = (err as Error).message;
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      throw new Error(
-        `gave up after ${options.waitMs / 1000}s waiting for ${what} (last: ${last}); targets: ${await targetHealth()}\n` +
-          log.slice(-2_000),
-      );
+    waitFor(what, check) {
+      return pollUntil(what, check, options.waitMs, {
+        gone: () => (child.exitCode !== null ? `prometheus exited (${child.exitCode})` : undefined),
+        context: async () => `targets: ${await targetHealth()}\n${log.slice(-2_000)}`,
+      });
     },
     async stop() {
       try {

@@ -55,3 +55,11 @@ export function withoutInput(report: AnalyzeReport): Record<string, unknown> {
   const { input: _input, serve: _serve, command: _command, ...rest } = report as Record<string, unknown>;
   return rest;
 }
+
+/** analyze's verdict counts as `"<router> <verdict>"` → decisions (verdicts with none left out). */
+export function verdictCountsByRouter(report: AnalyzeReport): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const row of report.byRouter.rows)
+    for (const [verdict, n] of Object.entries(row.verdicts)) if (n > 0) out[`${row.name} ${verdict}`] = n;
+  return out;
+}

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pollUntil } from '../pollUntil.js';
 
 /** A running engine. */
 export interface EngineProcess {
@@ -50,26 +51,11 @@ export function startEngine(
     dir,
     log: () => output,
     exited,
-    async waitFor(what, check, ms = 30_000) {
-      const deadline = Date.now() + ms;
-      let last = 'not yet';
-      while (Date.now() < deadline) {
-        if (exited())
-          throw new Error(
-            `${name} exited (${child.exitCode}) while waiting for ${what}:\n${output.slice(-4_000)}`,
-          );
-        try {
-          const value = await check();
-          if (value !== undefined) return value;
-          last = 'not yet';
-        } catch (err) {
-          last = (err as Error).message;
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      throw new Error(
-        `gave up after ${ms / 1000}s waiting for ${what} (last: ${last}); ${name} said:\n${output.slice(-4_000)}`,
-      );
+    waitFor(what, check, ms = 30_000) {
+      return pollUntil(what, check, ms, {
+        gone: () => (exited() ? `${name} exited (${child.exitCode})` : undefined),
+        context: () => `${name} said:\n${output.slice(-4_000)}`,
+      });
     },
     async stop() {
       try {
