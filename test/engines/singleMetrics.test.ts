@@ -4,6 +4,9 @@
  * rule and every Prometheus expression of the Grafana dashboard evaluated on the series the Collector really
  * emits, and compared with `routescope analyze` of the same spans.
  *
+ * The wrapped router also pushes its direct metrics (the decisions counter, the gap histogram) over OTLP to the
+ * same Collector, so the direct rules file and the dashboard's gap-median panel run on real series too.
+ *
  * The app (test/helpers/engines/routingApp.ts) runs twice with two seeds: the same decisions under new ids, each
  * run one OTLP request. Every series then goes 0 → N → 2N in two steps, so a rate or increase over any group of
  * series is exactly the ratio of counts, and the figures must equal analyze's to 1e-9 (float rounding only).
@@ -17,6 +20,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { ATTR_ROUTING_RUNNER_UP_GAP } from '../../src/semconv/semconv.js';
+import {
+  DEFAULT_GAP_HISTOGRAM_BOUNDARIES,
+  PROM_ROUTING_DECISIONS_TOTAL,
+} from '../../src/semconv/metricNames.js';
 import { engine } from '../helpers/engines/engineBuild.js';
 import { startCollector, type RunningCollector } from '../helpers/engines/collector.js';
 import {
@@ -26,13 +37,20 @@ import {
   type AnalyzeReport,
   type AnalyzeRow,
 } from '../helpers/engines/analyzeCli.js';
-import { APP_SEED, runRouterTurns, runRoutingApp, type AppRun } from '../helpers/engines/routingApp.js';
+import {
+  APP_SEED,
+  WRAPPED_ROUTER,
+  runRouterTurns,
+  runRoutingApp,
+  type AppRun,
+} from '../helpers/engines/routingApp.js';
 import { readTraceSets } from '../helpers/engines/traceSets.js';
 import { startPrometheus, type PrometheusServer, type Sample } from '../helpers/prometheusServer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RULES = path.join(ROOT, 'dashboards/alerts/routing-spanmetrics.rules.yaml');
 const DASHBOARD = path.join(ROOT, 'dashboards/grafana/routing.json');
+const DIRECT_RULES = path.join(ROOT, 'dashboards/alerts/routing-direct.rules.yaml');
 const TIER2 = 'traces_span_metrics_calls_total{span_name="agentfootprint.routing.tier2"}';
 const ROUTER = 'agentfootprint_routing_router';
 const SCORER = 'agentfootprint_routing_scorer_name';
@@ -44,17 +62,18 @@ let appDir = '';
 const runs: AppRun[] = [];
 let sent: AnalyzeReport;
 let written: AnalyzeReport;
+let meterProvider: MeterProvider | undefined;
 
 /** The samples of an instant query. */
 async function instant(promql: string): Promise<Sample[]> {
   return (await prometheus!.query(promql)).samples;
 }
 
-/** Wait until Prometheus has scraped a sum of `total` routing decisions, twice (two scrapes of the same value). */
-async function scrapedTotal(total: number): Promise<void> {
-  await prometheus!.waitFor(`${total} routing decisions scraped twice`, async () => {
+/** Wait until Prometheus has scraped a sum of `total` over `series`, twice (two scrapes of the same value). */
+async function scrapedTotal(series: string, total: number): Promise<void> {
+  await prometheus!.waitFor(`${total} of ${series} scraped twice`, async () => {
     const [s] = await instant(
-      `count_over_time(sum(${TIER2})[5s:1s]) * (min_over_time(sum(${TIER2})[2s:1s]) == ${total})`,
+      `count_over_time(sum(${series})[5s:1s]) * (min_over_time(sum(${series})[2s:1s]) == ${total})`,
     );
     return s !== undefined && s.value >= 2 ? true : undefined;
   });
@@ -70,16 +89,31 @@ beforeAll(async () => {
   prometheus = await startPrometheus({
     target: collector.prometheusTarget!,
     jobName: 'otelcol-spanmetrics',
-    rules: RULES,
+    rules: [RULES, DIRECT_RULES],
     exemplars: true,
     waitMs: 60_000,
   });
   appDir = mkdtempSync(path.join(os.tmpdir(), 'routescope-single-'));
-  runs.push(await runRoutingApp(collector.otlpHttp, appDir, APP_SEED));
-  const perRun = runs[0]!.demo.decisions + runs[0]!.wrappedDecisions;
-  await scrapedTotal(perRun);
-  runs.push(await runRoutingApp(collector.otlpHttp, appDir, APP_SEED + 1));
-  await scrapedTotal(2 * perRun);
+  // The wrapped router's direct metrics (the counter and the gap histogram), pushed over OTLP to the same
+  // Collector by one meter provider for both runs, so its cumulative series grow from run to run too.
+  meterProvider = new MeterProvider({
+    resource: resourceFromAttributes({
+      'service.name': 'wrapped-agent',
+      'deployment.environment.name': 'e2e',
+    }),
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter({ url: `${collector.otlpHttp}/v1/metrics` }),
+        exportIntervalMillis: 3_600_000,
+      }),
+    ],
+  });
+  for (const [k, seed] of [APP_SEED, APP_SEED + 1].entries()) {
+    runs.push(await runRoutingApp(collector.otlpHttp, appDir, seed, { meterProvider }));
+    const perRun = runs[0]!.demo.decisions + runs[0]!.wrappedDecisions;
+    await scrapedTotal(TIER2, (k + 1) * perRun);
+    await scrapedTotal(PROM_ROUTING_DECISIONS_TOTAL, (k + 1) * runs[0]!.wrappedDecisions);
+  }
   sent = analyze(runs.flatMap((r) => r.files));
   // The file exporter flushes every second; wait until its folder holds every decision.
   await prometheus
@@ -92,6 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
+    await meterProvider?.shutdown();
     await prometheus?.stop();
   } finally {
     await collector?.stop();
@@ -159,6 +194,18 @@ describe('single.yaml on the real Collector, scraped by a real Prometheus', () =
       for (const [verdict, n] of Object.entries(row.verdicts))
         if (n > 0) expect(counts[`${row.name} ${verdict}`], `${row.name} ${verdict}`).toBeCloseTo(n, 9);
     for (const record of recordNames()) expect((await instant(record)).length, record).toBeGreaterThan(0);
+    // The direct metrics' rules (the wrapped router pushes them): the same near-tie rate for that router.
+    const direct = await prometheus!.waitFor('the direct near-tie rule', async () => {
+      const s = await instant('routescope:near_tie:ratio_rate5m{metrics_source="direct"}');
+      return s.length > 0 ? s : undefined;
+    });
+    expectClose(
+      byLabel(direct, ROUTER),
+      rowsOf(
+        sent.byRouter.rows.filter((r) => r.name === WRAPPED_ROUTER),
+        (r) => r.nearTieRate,
+      ),
+    );
   });
 
   it('each alert rule answers what analyze implies: only the near-tie alert, for the routers over 20 %', async () => {
@@ -187,10 +234,7 @@ describe('single.yaml on the real Collector, scraped by a real Prometheus', () =
     expect(Object.keys(panels).length).toBeGreaterThanOrEqual(6);
     const results: Record<string, Sample[]> = {};
     for (const [title, expr] of Object.entries(panels)) results[title] = await instant(expr);
-    // The direct metrics (the instrumentation's own gap histogram) are not pushed by this app.
-    const emptyByDesign = new Set(['Runner-up gap, median (direct metrics only)']);
-    for (const [title, samples] of Object.entries(results))
-      expect(samples.length > 0, title).toBe(!emptyByDesign.has(title));
+    for (const [title, samples] of Object.entries(results)) expect(samples.length, title).toBeGreaterThan(0);
     // The panel answers 0 rather than nothing (`or vector(0)`), and analyze finds none either.
     expect(results['Inconsistent verdicts']!.map((s) => s.value)).toEqual([sent.inconsistent]);
     expectClose(
@@ -212,6 +256,15 @@ describe('single.yaml on the real Collector, scraped by a real Prometheus', () =
           .map(([k, n]) => [k, n / sent.decisions]),
       ),
     );
+    // The gap median from the direct histogram lies in the bucket that holds the exact median of the gaps the
+    // wrapped router recorded (histogram_quantile interpolates inside a bucket: that is its rounding).
+    const [median] = results['Runner-up gap, median (direct metrics only)']!;
+    expect(median!.metric[ROUTER]).toBe(WRAPPED_ROUTER);
+    const exact = exactMedian(wrappedGaps());
+    const bounds = [0, ...DEFAULT_GAP_HISTOGRAM_BOUNDARIES, Infinity];
+    const bucket = bounds.findIndex((b, i) => i > 0 && median!.value <= b);
+    expect(exact, `estimate ${median!.value}`).toBeGreaterThan(bounds[bucket - 1]!);
+    expect(exact, `estimate ${median!.value}`).toBeLessThanOrEqual(bounds[bucket]!);
     const floorless = results['Floorless scorers']!.map((s) => `${s.metric[ROUTER]} ${s.metric[SCORER]}`);
     expect(floorless.sort()).toEqual(sent.floorless.map((f) => `${f.router} ${f.scorer}`).sort());
   });
@@ -283,4 +336,34 @@ function dashboardQueries(): Record<string, string> {
           .replaceAll('$__rate_interval', '5m')
           .replaceAll('$__range', '1h');
   return out;
+}
+
+/** The runner-up gaps the wrapped router's routing spans carry, in the app's own files. */
+function wrappedGaps(): number[] {
+  const gaps: number[] = [];
+  for (const file of runs.flatMap((r) => r.files).filter((f) => path.basename(f).startsWith('wrapped-')))
+    for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean))
+      for (const rs of (JSON.parse(line) as OtlpLine).resourceSpans)
+        for (const ss of rs.scopeSpans)
+          for (const span of ss.spans) {
+            const gap = span.attributes?.find((a) => a.key === ATTR_ROUTING_RUNNER_UP_GAP)?.value;
+            if (span.name === 'agentfootprint.routing.tier2' && gap?.doubleValue !== undefined)
+              gaps.push(gap.doubleValue);
+          }
+  return gaps;
+}
+
+interface OtlpLine {
+  resourceSpans: {
+    scopeSpans: {
+      spans: { name: string; attributes?: { key: string; value: { doubleValue?: number } }[] }[];
+    }[];
+  }[];
+}
+
+/** The median of `values` (the lower middle of an even count: Prometheus' rank is q·count). */
+function exactMedian(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  expect(sorted.length).toBeGreaterThan(0);
+  return sorted[Math.ceil(sorted.length / 2) - 1]!;
 }

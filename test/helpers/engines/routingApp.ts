@@ -26,6 +26,7 @@ import {
   SimpleSpanProcessor,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { runDemoAgent, type DemoRunSummary } from '../../../src/demo/runDemoAgent.js';
 import { OtlpJsonLinesFileExporter } from '../../../src/demo/otlpJsonLinesFileExporter.js';
 import { createSeededIdGenerator } from '../../../src/demo/seededIdGenerator.js';
@@ -85,6 +86,7 @@ async function runWrappedRouter(
   kinds: readonly TurnKind[],
   seed: number,
   router = WRAPPED_ROUTER,
+  meterProvider?: MeterProvider,
 ): Promise<number> {
   // A context manager for the turn's spans to nest in (the one already registered, when there is one).
   const manager = new AsyncLocalStorageContextManager().enable();
@@ -105,6 +107,7 @@ async function runWrappedRouter(
     tracerProvider: provider,
     routerName: router,
     scorerName: 'rules',
+    ...(meterProvider === undefined ? {} : { meterProvider }),
   });
   try {
     for (const kind of kinds) {
@@ -172,14 +175,27 @@ export async function runRoutingApp(
   otlpHttp: string | readonly string[],
   dir: string,
   seed = APP_SEED,
-  wrappedTurns = 120,
+  options: {
+    readonly wrappedTurns?: number;
+    /** The wrapped router's direct metrics go here too (flushed at the end of the run). */
+    readonly meterProvider?: MeterProvider;
+  } = {},
 ): Promise<AppRun> {
+  const wrappedTurns = options.wrappedTurns ?? 120;
   const demoFile = path.join(dir, `demo-${seed}.jsonl`);
   const wrappedFile = path.join(dir, `wrapped-${seed}.jsonl`);
   // One request for the whole run to each endpoint: exported only when the demo's run shuts its provider down.
   const send = oneRequestEach(otlpHttp);
   const kinds = Array.from({ length: wrappedTurns }, (_, i) => wrappedTurnKind(i));
-  const wrappedDecisions = await runWrappedRouter(send, wrappedFile, kinds, seed + WRAPPED_SEED);
+  const wrappedDecisions = await runWrappedRouter(
+    send,
+    wrappedFile,
+    kinds,
+    seed + WRAPPED_SEED,
+    WRAPPED_ROUTER,
+    options.meterProvider,
+  );
+  await options.meterProvider?.forceFlush();
   const demo = await runDemoAgent({ path: demoFile, seed, alsoTo: send });
   return { files: [demoFile, wrappedFile], demo, wrappedDecisions };
 }
