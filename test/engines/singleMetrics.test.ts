@@ -269,6 +269,38 @@ describe('single.yaml on the real Collector, scraped by a real Prometheus', () =
     expect(floorless.sort()).toEqual(sent.floorless.map((f) => `${f.router} ${f.scorer}`).sort());
   });
 
+  it('the Grafana alert rules fire where the Prometheus rules do, and the trace-to-metrics queries equal analyze', async () => {
+    const wrapped = sent.byRouter.rows.find((r) => r.name === WRAPPED_ROUTER)!;
+    const overBudget = sent.byRouter.rows.filter((r) => r.nearTieRate > 0.2).map((r) => r.name);
+    const rules = grafanaAlertRules();
+    expect(rules.length).toBe(14);
+    for (const rule of rules) {
+      const firing = (await instant(rule.expr))
+        .filter((s) => s.value > rule.threshold)
+        .map((s) => s.metric[ROUTER] ?? '')
+        .sort();
+      const expected = rule.title.startsWith('Near-tie rate over budget')
+        ? rule.title.endsWith('(direct)')
+          ? wrapped.nearTieRate > 0.2
+            ? [WRAPPED_ROUTER]
+            : []
+          : overBudget.sort()
+        : [];
+      expect(firing, rule.title).toEqual(expected);
+    }
+    // The Tempo datasource's "trace to metrics" queries, with $__tags as Grafana fills it for a router's trace.
+    const [nearTieQuery, verdictQuery] = tracesToMetricsQueries();
+    for (const row of sent.byRouter.rows) {
+      const tags = `${ROUTER}="${row.name}"`;
+      const [rate] = await instant(nearTieQuery!.replaceAll('$__tags', tags));
+      expect(rate?.value, row.name).toBeCloseTo(row.nearTieRate, 9);
+      const mix = byLabel(await instant(verdictQuery!.replaceAll('$__tags', tags)), VERDICT);
+      const all = Object.values(mix).reduce((a, b) => a + b, 0);
+      for (const [verdict, n] of Object.entries(row.verdicts))
+        if (n > 0) expect(mix[verdict]! / all, `${row.name} ${verdict}`).toBeCloseTo(n / row.decisions, 9);
+    }
+  });
+
   // Last in the file: it sends more decisions. The connector puts exemplars on the points of the one flush that
   // counted their spans and clears them after it, so a scrape that falls between two flushes sees none (the kit
   // flushes every 15 s and Prometheus scrapes every 15 s in stack/prometheus.yaml; here both run every second).
@@ -366,4 +398,38 @@ function exactMedian(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   expect(sorted.length).toBeGreaterThan(0);
   return sorted[Math.ceil(sorted.length / 2) - 1]!;
+}
+
+/** Grafana's provisioned alert rules: each one's Prometheus query (refId A) and its threshold (refId C, `gt`). */
+function grafanaAlertRules(): { title: string; expr: string; threshold: number }[] {
+  const file = path.join(ROOT, 'dashboards/grafana/provisioning/alerting/routing.yaml');
+  const parsed = parseYaml(readFileSync(file, 'utf8')) as {
+    groups: {
+      rules: {
+        title: string;
+        data: {
+          refId: string;
+          model: { expr?: string; conditions?: { evaluator: { type: string; params: number[] } }[] };
+        }[];
+      }[];
+    }[];
+  };
+  return parsed.groups.flatMap((g) =>
+    g.rules.map((rule) => {
+      const query = rule.data.find((d) => d.refId === 'A')!.model.expr!;
+      const evaluator = rule.data.find((d) => d.refId === 'C')!.model.conditions![0]!.evaluator;
+      expect(evaluator.type, rule.title).toBe('gt');
+      return { title: rule.title, expr: query, threshold: evaluator.params[0]! };
+    }),
+  );
+}
+
+/** The Tempo datasource's trace-to-metrics queries (near-tie rate, verdict mix), in their order. */
+function tracesToMetricsQueries(): string[] {
+  const file = path.join(ROOT, 'dashboards/grafana/provisioning/datasources/routescope.yaml');
+  const parsed = parseYaml(readFileSync(file, 'utf8')) as {
+    datasources: { type: string; jsonData?: { tracesToMetrics?: { queries: { query: string }[] } } }[];
+  };
+  const tempo = parsed.datasources.find((d) => d.type === 'tempo')!;
+  return tempo.jsonData!.tracesToMetrics!.queries.map((q) => q.query);
 }
