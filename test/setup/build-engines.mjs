@@ -17,7 +17,7 @@
 // --check-components: fail, saying what differs, when the file is not what the build says.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,19 @@ function buildDir(name, inputs) {
   return join(CACHE, `${name}-${digest}`);
 }
 
+/**
+ * Remove the builds of `name` other than `keep` (a manifest or Go version that changed leaves the old one
+ * behind: 85–120 MB each), but none that another process is building (its lock folder is there).
+ */
+function pruneOthers(name, keep) {
+  for (const entry of readdirSync(CACHE)) {
+    const path = join(CACHE, entry);
+    if (!new RegExp(`^${name}-[0-9a-f]{12}$`).test(entry) || path === keep || existsSync(`${path}.lock`))
+      continue;
+    rmSync(path, { recursive: true, force: true });
+  }
+}
+
 async function buildOtelcol() {
   const manifestText = readFileSync(MANIFEST, 'utf8');
   const manifest = YAML.parse(manifestText);
@@ -136,6 +149,7 @@ async function buildOtelcol() {
       writeFileSync(join(dir, 'manifest.yaml'), manifestText);
       run(builder, ['--config', 'manifest.yaml'], dir);
       if (!existsSync(binary)) fail(`the builder finished but ${binary} is not there`);
+      pruneOthers('otelcol', dir);
     });
   }
   return { name: 'otelcol', binary, version: release, seconds: (Date.now() - started) / 1000, cached };
@@ -157,6 +171,7 @@ async function buildJaeger() {
       run('go', ['get', '-tool', `${module}/cmd/jaeger@${JAEGER_MODULE_VERSION}`], dir);
       run('go', ['build', '-o', 'jaeger.partial', `${module}/cmd/jaeger`], dir);
       renameSync(join(dir, 'jaeger.partial'), binary);
+      pruneOthers('jaeger', dir);
     });
   }
   return { name: 'jaeger', binary, version: JAEGER_RELEASE, seconds: (Date.now() - started) / 1000, cached };
