@@ -1,15 +1,15 @@
 /**
  * prometheusServer — a real Prometheus for end-to-end tests: the Debian `prometheus` binary on a free loopback
- * port, temp storage, scraping one target every second with a rules file loaded; instant queries through its
- * HTTP API, polling with a deadline, and a stop that kills it if it lingers. Fails, never skips, without the
+ * port, temp storage, scraping its targets every second with its rules files loaded; instant queries through its
+ * HTTP API. The process is an engine like the others (engines/engineProcess.ts): polling with a deadline, and a
+ * stop that kills it if it lingers. Fails, never skips, without the
  * binary: a skipped end-to-end test would let broken rules pass.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { pollUntil } from './pollUntil.js';
+import { engineDir, startEngine } from './engines/engineProcess.js';
 
 /** A port free on loopback right now (the OS picks it; the listener is closed before it is handed out). */
 export async function freePort(): Promise<number> {
@@ -69,7 +69,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
         'Debian package `prometheus` (bash test/setup/install-tools.sh) and run the tests again.',
     );
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'routescope-prometheus-'));
+  const dir = engineDir('prometheus');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // JSON is YAML: Prometheus reads it as its config file.
@@ -88,23 +88,6 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
   };
   const configFile = path.join(dir, 'prometheus.yml');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  let log = '';
-  const child: ChildProcess = spawn(
-    'prometheus',
-    [
-      `--config.file=${configFile}`,
-      `--storage.tsdb.path=${path.join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-      ...(options.exemplars === true ? ['--enable-feature=exemplar-storage'] : []),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const keepLog = (chunk: Buffer) => void (log = (log + chunk.toString()).slice(-20_000));
-  child.stdout?.on('data', keepLog);
-  child.stderr?.on('data', keepLog);
-  child.on('error', (err) => void (log += `\nspawn error: ${err.message}`));
-
   const targetHealth = async (): Promise<string> => {
     try {
       const response = await fetch(`${url}/api/v1/targets`, { signal: AbortSignal.timeout(2_000) });
@@ -116,6 +99,21 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       return `targets unavailable (${(err as Error).message})`;
     }
   };
+
+  const engine = startEngine(
+    'prometheus',
+    'prometheus',
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+      ...(options.exemplars === true ? ['--enable-feature=exemplar-storage'] : []),
+    ],
+    dir,
+    {},
+    async () => `targets: ${await targetHealth()}`,
+  );
 
   const server: PrometheusServer = {
     url,
@@ -140,25 +138,8 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       const samples = result.map((r) => ({ metric: r.metric, time: r.value[0], value: Number(r.value[1]) }));
       return { time: samples[0]?.time ?? now, samples };
     },
-    waitFor(what, check) {
-      return pollUntil(what, check, options.waitMs, {
-        gone: () => (child.exitCode !== null ? `prometheus exited (${child.exitCode})` : undefined),
-        context: async () => `targets: ${await targetHealth()}\n${log.slice(-2_000)}`,
-      });
-    },
-    async stop() {
-      try {
-        if (child.exitCode === null && child.signalCode === null) {
-          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-          await exited;
-          clearTimeout(timer);
-        }
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+    waitFor: (what, check) => engine.waitFor(what, check, options.waitMs),
+    stop: () => engine.stop(),
   };
   try {
     await server.waitFor('Prometheus to be ready', async () => {

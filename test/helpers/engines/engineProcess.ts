@@ -28,13 +28,17 @@ export function engineDir(name: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `routescope-${name}-`));
 }
 
-/** Start `binary args` with `env` added; `dir` is its temp folder (made with engineDir). */
+/**
+ * Start `binary args` with `env` added; `dir` is its temp folder (made with engineDir). `describe` adds what a
+ * failed wait should say besides the engine's output (Prometheus' target list, say).
+ */
 export function startEngine(
   name: string,
   binary: string,
   args: readonly string[],
   dir: string,
   env: Record<string, string> = {},
+  describe?: () => Promise<string>,
 ): EngineProcess {
   let output = '';
   const child: ChildProcess = spawn(binary, args, {
@@ -54,7 +58,8 @@ export function startEngine(
     waitFor(what, check, ms = 30_000) {
       return pollUntil(what, check, ms, {
         gone: () => (exited() ? `${name} exited (${child.exitCode})` : undefined),
-        context: () => `${name} said:\n${output.slice(-4_000)}`,
+        context: async () =>
+          `${describe === undefined ? '' : `${await describe()}\n`}${name} said:\n${output.slice(-4_000)}`,
       });
     },
     async stop() {
