@@ -8,7 +8,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { peekStream } from '../../../src/trace/bytes/peekStream.js';
-import { readFileChunks } from '../../../src/trace/bytes/readFileChunks.js';
+import { FILE_CHUNK_BYTES, readFileChunks } from '../../../src/trace/bytes/readFileChunks.js';
 import { readLengthFramed, type FramedItem } from '../../../src/trace/formats/readLengthFramed.js';
 import { splitLines } from '../../../src/trace/bytes/splitLines.js';
 import { propertyRuns } from '../../helpers/propertyRuns.js';
@@ -255,6 +255,58 @@ describe('readFileChunks', () => {
           ),
           { numRuns: propertyRuns(200) },
         );
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file larger than a chunk is read whole, in chunks of at most FILE_CHUNK_BYTES, each borrowed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
+    try {
+      const path = join(dir, 'large.bin');
+      const data = Buffer.from(
+        Array.from({ length: FILE_CHUNK_BYTES * 3 + 17 }, (_, i) => (i * 31 + 5) % 251),
+      );
+      await writeFile(path, data);
+      const handle = await open(path, 'r');
+      try {
+        const sizes: number[] = [];
+        const views = new Set<ArrayBufferLike>();
+        const got = Buffer.concat(
+          await collect(readFileChunks(handle, 0), (b) => {
+            sizes.push(b.length);
+            views.add(b.buffer);
+            return Buffer.from(b);
+          }),
+        );
+        expect(got.equals(data)).toBe(true);
+        expect(sizes).toEqual([FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, 17]);
+        // One reused buffer: the memory read into does not grow with the file.
+        expect(views.size).toBe(1);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('what cannot seek (start null) is read from where the handle is, in order, to its end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
+    try {
+      const path = join(dir, 'stream.bin');
+      const data = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + 1) % 256));
+      await writeFile(path, data);
+      const handle = await open(path, 'r');
+      try {
+        await handle.read(Buffer.alloc(100), 0, 100, null);
+        const got = Buffer.concat(
+          await collect(readFileChunks(handle, null, Infinity, 256), (b) => Buffer.from(b)),
+        );
+        expect(got.equals(data.subarray(100))).toBe(true);
       } finally {
         await handle.close();
       }
