@@ -95,11 +95,30 @@ export interface ChartDigest {
   }[];
 }
 
-/** A streaming digest: feed records, then `finish()` once. */
+/** A streaming digest: feed records (or merge other digests), then `finish()` once. */
 export interface ChartDigestAnalysis {
   add(record: TraceRecord): void;
+  /**
+   * Count everything `other` counted, as if its records had been added here after these (`other` is left
+   * unchanged; both must have the same config). Exact while neither has met a cap (`maxPairs` pairs,
+   * `maxScorers` rows): a capped digest has dropped counts the merge cannot restore.
+   */
+  merge(other: ChartDigestAnalysis): void;
   finish(): ChartDigest;
 }
+
+/** The parts of a digest, for merge. */
+interface DigestParts {
+  readonly totals: RateCounter;
+  readonly timeline: Timeline;
+  readonly gaps: GapHistogram;
+  readonly margins: MarginTally;
+  readonly tiedPairs: TiedPairs;
+  readonly scorers: ScorerCounts;
+}
+
+/** Each digest's parts, known only here: merge reads another digest's state without exposing it. */
+const partsOf = new WeakMap<ChartDigestAnalysis, DigestParts>();
 
 /** Start a digest. */
 export function createChartDigest(config: Partial<ChartDigestConfig> = {}): ChartDigestAnalysis {
@@ -110,7 +129,7 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
   const margins = new MarginTally();
   const tiedPairs = new TiedPairs(cfg.maxPairs);
   const scorers = new ScorerCounts(cfg.maxScorers);
-  return {
+  const digest: ChartDigestAnalysis = {
     add(record: TraceRecord): void {
       if (record.kind !== 'decision') return;
       const tie = isRecordedNearTie(record);
@@ -120,6 +139,16 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       margins.add(record.policy.nearTieMargin);
       if (tie) tiedPairs.add(record);
       scorers.add(record, tie);
+    },
+    merge(other: ChartDigestAnalysis): void {
+      const o = partsOf.get(other);
+      if (o === undefined) throw new TypeError('merge takes a digest made by createChartDigest');
+      totals.merge(o.totals);
+      timeline.merge(o.timeline);
+      gaps.merge(o.gaps);
+      margins.merge(o.margins);
+      tiedPairs.merge(o.tiedPairs);
+      scorers.merge(o.scorers);
     },
     finish(): ChartDigest {
       return {
@@ -135,6 +164,8 @@ export function createChartDigest(config: Partial<ChartDigestConfig> = {}): Char
       };
     },
   };
+  partsOf.set(digest, { totals, timeline, gaps, margins, tiedPairs, scorers });
+  return digest;
 }
 
 /** Digest a finite collection of records. */
@@ -177,6 +208,24 @@ class Timeline {
     if (this.buckets.size > this.maxBuckets) this.widen();
   }
 
+  /**
+   * Add `other`'s buckets: both are brought to the wider of the two widths, then widened until they fit. The
+   * width a timeline ends at is the narrowest that fits all its decisions, whatever their order, so this is
+   * the timeline of both parts' decisions counted in one.
+   */
+  merge(other: Timeline): void {
+    this.widenTo(other.rung);
+    const to = LADDER_MS[this.rung]!;
+    const from = LADDER_MS[other.rung]!;
+    for (const [k, b] of other.buckets) {
+      const key = Math.floor((k * from) / to);
+      const m = this.buckets.get(key);
+      if (m === undefined) this.buckets.set(key, { ...b, verdicts: { ...b.verdicts } });
+      else mergeBucket(m, b);
+    }
+    this.widen();
+  }
+
   /** The buckets in time order, with the width they ended at. */
   finish(): ChartDigest['timeline'] {
     const width = LADDER_MS[this.rung]!;
@@ -193,19 +242,27 @@ class Timeline {
 
   /** Step up the ladder until the buckets fit, merging those that fall into one wider bucket. */
   private widen(): void {
-    while (this.buckets.size > this.maxBuckets && this.rung < LADDER_MS.length - 1) {
-      const from = LADDER_MS[this.rung]!;
-      this.rung++;
-      const to = LADDER_MS[this.rung]!;
-      const merged = new Map<number, MutableBucket>();
-      for (const [k, b] of this.buckets) {
-        const key = Math.floor((k * from) / to);
-        const m = merged.get(key);
-        if (m === undefined) merged.set(key, b);
-        else mergeBucket(m, b);
-      }
-      this.buckets = merged;
+    while (this.buckets.size > this.maxBuckets && this.rung < LADDER_MS.length - 1) this.stepUp();
+  }
+
+  /** Step up the ladder to rung `rung` at least. */
+  private widenTo(rung: number): void {
+    while (this.rung < rung) this.stepUp();
+  }
+
+  /** One rung up: the buckets that fall into one wider bucket merged. */
+  private stepUp(): void {
+    const from = LADDER_MS[this.rung]!;
+    this.rung++;
+    const to = LADDER_MS[this.rung]!;
+    const merged = new Map<number, MutableBucket>();
+    for (const [k, b] of this.buckets) {
+      const key = Math.floor((k * from) / to);
+      const m = merged.get(key);
+      if (m === undefined) merged.set(key, b);
+      else mergeBucket(m, b);
     }
+    this.buckets = merged;
   }
 }
 
@@ -237,6 +294,15 @@ class GapHistogram {
     } else this.outside++;
   }
 
+  /** Add `other`'s counts (the same number of bins). */
+  merge(other: GapHistogram): void {
+    for (let i = 0; i < this.bins; i++) {
+      this.counts[i]! += other.counts[i]!;
+      this.nearTies[i]! += other.nearTies[i]!;
+    }
+    this.outside += other.outside;
+  }
+
   /** The bins with their bounds, and the count outside them. */
   finish(): ChartDigest['gaps'] {
     return {
@@ -265,12 +331,23 @@ class TiedPairs {
     if (top !== undefined && second !== undefined && top !== second) {
       // Stryker disable next-line EqualityOperator: equivalent — the two skills differ (checked above), and either order gives the same symmetric cells and the same involvement.
       const [a, b] = top < second ? [top, second] : [second, top];
-      const key = groupKey(a, b);
-      const p = this.pairs.get(key);
-      if (p !== undefined) p.n++;
-      else if (this.pairs.size < this.maxPairs) this.pairs.set(key, { a, b, n: 1 });
-      else this.pairsDropped++;
+      this.count(a, b, 1);
     }
+  }
+
+  /** Add `other`'s pairs (in the order it first saw them) and what it dropped. */
+  merge(other: TiedPairs): void {
+    for (const p of other.pairs.values()) this.count(p.a, p.b, p.n);
+    this.pairsDropped += other.pairsDropped;
+  }
+
+  /** Count `n` near-ties of the pair {a, b} (a < b), or drop them past the cap. */
+  private count(a: string, b: string, n: number): void {
+    const key = groupKey(a, b);
+    const p = this.pairs.get(key);
+    if (p !== undefined) p.n += n;
+    else if (this.pairs.size < this.maxPairs) this.pairs.set(key, { a, b, n });
+    else this.pairsDropped += n;
   }
 
   /** The symmetric matrix over the `maxSkills` skills in most near-ties, and what it leaves out. */
@@ -322,17 +399,34 @@ class ScorerCounts {
 
   /** Count one decision in its router/scorer's row. */
   add(d: DecisionRecord, tie: boolean): void {
-    const key = groupKey(d.router, d.scorer);
-    let s = this.rows.get(key);
-    if (s === undefined && this.rows.size < this.max) {
-      s = { router: d.router ?? null, scorer: d.scorer ?? null, decisions: 0, floorless: 0, nearTies: 0 };
-      this.rows.set(key, s);
-    }
+    const s = this.rowOf(d.router ?? null, d.scorer ?? null);
     if (s !== undefined) {
       s.decisions++;
       if (isFloorless(d)) s.floorless++;
       if (tie) s.nearTies++;
     }
+  }
+
+  /** Add `other`'s rows (in the order it first saw them). */
+  merge(other: ScorerCounts): void {
+    for (const o of other.rows.values()) {
+      const s = this.rowOf(o.router, o.scorer);
+      if (s === undefined) continue;
+      s.decisions += o.decisions;
+      s.floorless += o.floorless;
+      s.nearTies += o.nearTies;
+    }
+  }
+
+  /** The row of a router/scorer, made while there is room; undefined past the cap. */
+  private rowOf(router: string | null, scorer: string | null): ScorerRow | undefined {
+    const key = groupKey(router, scorer);
+    let s = this.rows.get(key);
+    if (s === undefined && this.rows.size < this.max) {
+      s = { router, scorer, decisions: 0, floorless: 0, nearTies: 0 };
+      this.rows.set(key, s);
+    }
+    return s;
   }
 
   /** The rows, most decisions first. */

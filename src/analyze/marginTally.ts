@@ -23,6 +23,11 @@ export class MarginTally {
     this.counts.set(margin, (this.counts.get(margin) ?? 0) + 1);
   }
 
+  /** Add `other`'s counts. */
+  merge(other: MarginTally): void {
+    for (const [margin, n] of other.counts) this.counts.set(margin, (this.counts.get(margin) ?? 0) + n);
+  }
+
   /** The margins, most decisions first (then the narrower), at most five. */
   top(): MarginCount[] {
     return [...this.counts]

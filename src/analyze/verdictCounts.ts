@@ -67,6 +67,13 @@ export class RateCounter {
     if (nearTie) this.nearTies++;
   }
 
+  /** Add `other`'s counts. */
+  merge(other: RateCounter): void {
+    this.decisions += other.decisions;
+    this.nearTies += other.nearTies;
+    for (const v of Object.keys(other.verdicts) as Tier2VerdictKind[]) this.verdicts[v] += other.verdicts[v];
+  }
+
   /** The counts and their rates, as a plain object. */
   toRates(): DecisionRates {
     return {
