@@ -4,22 +4,17 @@
  *
  * A chart must look the same for one decision and for a million, and the file must stay small, so the report
  * never sees decisions: only these fixed-size aggregates. Time buckets widen along a ladder of round widths
- * (1 s … 1 week) whenever there would be more than `maxBuckets`, merging exactly because every width is a
- * multiple of the one before. Near-ties are counted with the analyzer's rule (verdictCounts). Each chart has
+ * whenever there would be more than `maxBuckets` (chartTimeline). Every part adds and merges, so digests of
+ * parts of the records merge into the digest of all of them. Near-ties are counted with the analyzer's rule (verdictCounts). Each chart has
  * its accumulator below, in the report's order; the recorded margins are counted as tune counts them
  * (marginTally). Pure. No I/O.
  */
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
-import {
-  createVerdictCounts,
-  isFloorless,
-  isRecordedNearTie,
-  RateCounter,
-  type VerdictCounts,
-} from './verdictCounts.js';
+import { isFloorless, isRecordedNearTie, RateCounter, type VerdictCounts } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 import { groupKey } from './groupKey.js';
 import { MarginTally, type MarginCount } from './marginTally.js';
+import { Timeline } from './chartTimeline.js';
 
 /** Sizes of the digest. */
 export interface ChartDigestConfig {
@@ -43,11 +38,6 @@ export const DEFAULT_CHART_DIGEST_CONFIG: ChartDigestConfig = Object.freeze({
   maxPairs: 50_000,
   maxScorers: 200,
 });
-
-/** Bucket widths, each a multiple of the previous one (ms). */
-const LADDER_MS = [
-  1e3, 5e3, 15e3, 60e3, 300e3, 900e3, 3600e3, 10800e3, 21600e3, 43200e3, 86400e3, 604800e3, 2419200e3,
-];
 
 /** One time bucket. */
 export interface TimeBucket {
@@ -176,101 +166,6 @@ export function digestForCharts(
   const analysis = createChartDigest(config);
   for (const r of records) analysis.add(r);
   return analysis.finish();
-}
-
-interface MutableBucket {
-  decisions: number;
-  nearTies: number;
-  verdicts: VerdictCounts;
-}
-
-/** Decisions per time bucket; the buckets widen along the ladder so that at most `maxBuckets` are kept. */
-class Timeline {
-  private rung = 0;
-  /** Bucket index (start time ÷ the rung's width) → counts. */
-  private buckets = new Map<number, MutableBucket>();
-
-  constructor(private readonly maxBuckets: number) {}
-
-  /** Count one decision in its bucket; a decision without a finite time is not drawn. */
-  add(d: DecisionRecord, tie: boolean): void {
-    if (!Number.isFinite(d.timeUnixMs)) return;
-    const key = Math.floor(d.timeUnixMs / LADDER_MS[this.rung]!);
-    let b = this.buckets.get(key);
-    if (b === undefined) {
-      b = { decisions: 0, nearTies: 0, verdicts: createVerdictCounts() };
-      this.buckets.set(key, b);
-    }
-    b.decisions++;
-    if (tie) b.nearTies++;
-    b.verdicts[d.verdict]++;
-    // Stryker disable next-line EqualityOperator: equivalent — widen() itself does nothing until there are more than maxBuckets.
-    if (this.buckets.size > this.maxBuckets) this.widen();
-  }
-
-  /**
-   * Add `other`'s buckets: both are brought to the wider of the two widths, then widened until they fit. The
-   * width a timeline ends at is the narrowest that fits all its decisions, whatever their order, so this is
-   * the timeline of both parts' decisions counted in one.
-   */
-  merge(other: Timeline): void {
-    this.widenTo(other.rung);
-    const to = LADDER_MS[this.rung]!;
-    const from = LADDER_MS[other.rung]!;
-    for (const [k, b] of other.buckets) {
-      const key = Math.floor((k * from) / to);
-      const m = this.buckets.get(key);
-      if (m === undefined) this.buckets.set(key, { ...b, verdicts: { ...b.verdicts } });
-      else mergeBucket(m, b);
-    }
-    this.widen();
-  }
-
-  /** The buckets in time order, with the width they ended at. */
-  finish(): ChartDigest['timeline'] {
-    const width = LADDER_MS[this.rung]!;
-    const buckets = [...this.buckets]
-      .sort((x, y) => x[0] - y[0])
-      .map(([k, b]) => ({
-        startMs: k * width,
-        decisions: b.decisions,
-        nearTies: b.nearTies,
-        verdicts: { ...b.verdicts },
-      }));
-    return { bucketMs: width, buckets };
-  }
-
-  /** Step up the ladder until the buckets fit, merging those that fall into one wider bucket. */
-  private widen(): void {
-    while (this.buckets.size > this.maxBuckets && this.rung < LADDER_MS.length - 1) this.stepUp();
-  }
-
-  /** Step up the ladder to rung `rung` at least. */
-  private widenTo(rung: number): void {
-    while (this.rung < rung) this.stepUp();
-  }
-
-  /** One rung up: the buckets that fall into one wider bucket merged. */
-  private stepUp(): void {
-    const from = LADDER_MS[this.rung]!;
-    this.rung++;
-    const to = LADDER_MS[this.rung]!;
-    const merged = new Map<number, MutableBucket>();
-    for (const [k, b] of this.buckets) {
-      const key = Math.floor((k * from) / to);
-      const m = merged.get(key);
-      if (m === undefined) merged.set(key, b);
-      else mergeBucket(m, b);
-    }
-    this.buckets = merged;
-  }
-}
-
-/** Add the counts of `b` to `into`. */
-function mergeBucket(into: MutableBucket, b: MutableBucket): void {
-  into.decisions += b.decisions;
-  into.nearTies += b.nearTies;
-  for (const v of Object.keys(b.verdicts) as (keyof VerdictCounts)[]) into.verdicts[v] += b.verdicts[v];
 }
 
 /** Runner-up gaps over 0..1 in `bins` equal bins, near-ties apart; gaps outside are only counted. */
