@@ -36,7 +36,12 @@ function isErrorStatus(status: unknown): boolean {
 }
 
 function readResource(resourceSpans: JsonObject): ResourceView {
-  const resource = asObject(ownField(resourceSpans, 'resource'));
+  return readResourceView(ownField(resourceSpans, 'resource'));
+}
+
+/** A parsed `resource` value (undefined: the item had none) as the builder views it. */
+export function readResourceView(value: unknown): ResourceView {
+  const resource = asObject(value);
   const attributes = flattenOtlpAttributes(
     resource === undefined ? undefined : ownField(resource, 'attributes'),
   );

@@ -17,7 +17,15 @@
  * so a wrong shape (JSON that is not a trace) is reported there.
  */
 import type { TraceRecord } from '../../../record/types.js';
-import { classifySpan, type SpanOutcome, type TraceRecordBuilder } from '../../buildTraceRecords.js';
+import {
+  classifySpan,
+  isRoutingCandidate,
+  type SpanOutcome,
+  type TraceRecordBuilder,
+} from '../../buildTraceRecords.js';
+import { decodeOtlpJsonSpan } from '../../decode/decodeOtlpJsonSpan.js';
+import type { ResourceView, SpanView } from '../../internal-types.js';
+import { readResourceView } from '../readOtlpJson.js';
 import { countProblems, createReadStats } from '../../readStats.js';
 import type { ByteSink } from '../../bytes/byteSink.js';
 import type { FileContext } from '../fileContext.js';
@@ -183,6 +191,7 @@ function* readSkippedSpans(
   // Problems reported while reading (a span whose reading threw) go here, and decline the line.
   const scratch: FileContext = { ...ctx, builder: collecting, stats: createReadStats() };
   const none: TraceRecord[] = [];
+  const source = { file: ctx.file, line };
   let read = 0;
   for (const item of skipped.resources) {
     let resource: unknown;
@@ -191,9 +200,30 @@ function* readSkippedSpans(
     } catch {
       return false;
     }
+    let view: ResourceView | undefined;
     for (const slice of item.spans) {
       // Nothing is applied until every span read cleanly, so a pause here changes nothing a caller sees.
       if (++read % SPANS_PER_STEP === 0) yield;
+      const span = decodeOtlpJsonSpan(body, slice.start, slice.end);
+      if (span !== undefined) {
+        if (
+          isRoutingCandidate(
+            span.name,
+            (key) => span.attributes.has(key),
+            (name) => hasEvent(span, name),
+          )
+        ) {
+          try {
+            view ??= readResourceView(resource);
+            outcomes.push(classifySpan(span, view, source));
+          } catch {
+            // A resource too deep to flatten, say: the walk reads the line, and reports what it is.
+            return false;
+          }
+        } else plain++;
+        continue;
+      }
+      // Declined by the decoder: parsed and read as a request of this one span, as every span once was.
       try {
         const request = { resourceSpans: [resourceSpansOf(resource, [parseSlice(body, slice)])] };
         readJsonValue(scratch, request, line, none);
@@ -206,6 +236,12 @@ function* readSkippedSpans(
   for (const outcome of outcomes) apply(outcome, out);
   if (plain > 0) ctx.builder.countPlainSpans(plain);
   return true;
+}
+
+/** Does the span have an event named `name`? */
+function hasEvent(span: SpanView, name: string): boolean {
+  for (const event of span.events) if (event.name === name) return true;
+  return false;
 }
 
 /** One slice of the line, parsed (throws when it is not JSON). */

@@ -10,9 +10,8 @@
  * Each thread that reads (a `--jobs` worker, serve) loads its own instance on first use. Loading reads one
  * file; scanning does no I/O.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { findBuiltFile, loadWasmModule } from '../../../wasm/loadWasmModule.js';
 import { findNeedlesByIndexOf, SPAN_OPENER, type FindNeedles, type LineNeedles } from '../lineNeedles.js';
 
 /** The scanner, or why this runtime reads with the JavaScript one. */
@@ -43,7 +42,6 @@ const SCOPES = WIN + LOOK_BEHIND + WINDOW + LOOK_AHEAD + 64;
 const MARKERS = SCOPES + LIST_CAPACITY * 4;
 const OPENERS = MARKERS + LIST_CAPACITY * 4;
 const MEMORY_BYTES = OPENERS + LIST_CAPACITY * 4;
-const PAGE = 65536;
 
 // Result slots (i32 each), and why a line is declined, as assembly/needleScan.ts writes them.
 const OUT_SPAN_ID_KEYS = 0;
@@ -70,17 +68,6 @@ type ScanFunction = (
   capacity: number,
 ) => void;
 
-/** The part of the WebAssembly API used here (this project's TypeScript libraries do not declare it). */
-interface WebAssemblyApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-interface WebAssemblyMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-
 let loaded: SimdScanner | undefined;
 
 /**
@@ -93,66 +80,26 @@ const SIMD_PROBE = new Uint8Array([
 
 /** The scanner of this thread, loaded on first use; `unavailable` with the reason when it cannot run here. */
 export function loadSimdScanner(): SimdScanner {
-  loaded ??= loadScannerFrom(findScannerFile());
+  loaded ??= loadScannerFrom(findBuiltFile(SCANNER_FILE, import.meta.url));
   return loaded;
-}
-
-/** Where `npm run build` put the module: the first dist/ (or the package's own) above this file that holds it. */
-function findScannerFile(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 8; up++) {
-    for (const candidate of [join(dir, SCANNER_FILE), join(dir, 'dist', SCANNER_FILE)])
-      if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
 }
 
 /** The scanner compiled from `file` (undefined: not built), or why it cannot run here. */
 export function loadScannerFrom(file: string | undefined): SimdScanner {
-  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  if (wasm === undefined) return { kind: 'unavailable', reason: 'this runtime has no WebAssembly' };
-  if (!wasm.validate(SIMD_PROBE))
-    return { kind: 'unavailable', reason: "this runtime's WebAssembly has no SIMD (v128)" };
-  if (file === undefined)
-    return { kind: 'unavailable', reason: `${SCANNER_FILE} is not built (npm run build compiles it)` };
-  let exports: Record<string, unknown>;
-  try {
-    const bytes = readFileSync(file);
-    if (!wasm.validate(bytes))
-      return {
-        kind: 'unavailable',
-        reason: `${SCANNER_FILE} is not a WebAssembly module this runtime accepts`,
-      };
-    exports = new wasm.Instance(new wasm.Module(bytes), {}).exports;
-  } catch (error) {
-    return { kind: 'unavailable', reason: `${SCANNER_FILE} did not load: ${(error as Error).message}` };
-  }
-  if (typeof exports.scan !== 'function' || typeof exports.abi !== 'function' || exports.memory === undefined)
-    return {
-      kind: 'unavailable',
-      reason: `${SCANNER_FILE} is not routescope's scanner (no scan, abi or memory)`,
-    };
-  const abi = (exports.abi as () => number)();
-  if (abi !== SCANNER_ABI)
-    return {
-      kind: 'unavailable',
-      reason: `${SCANNER_FILE} is from another build (layout ${abi}, this code reads ${SCANNER_ABI}): npm run build`,
-    };
-  const memory = exports.memory as WebAssemblyMemory;
-  const scan = exports.scan as ScanFunction;
-  const missing = Math.ceil(MEMORY_BYTES / PAGE) - memory.buffer.byteLength / PAGE;
-  try {
-    if (missing > 0) memory.grow(missing);
-  } catch (error) {
-    return {
-      kind: 'unavailable',
-      reason: `${SCANNER_FILE}'s memory cannot grow to ${MEMORY_BYTES} bytes: ${(error as Error).message}`,
-    };
-  }
-  return { kind: 'simd', findNeedles: scannerOver(new Uint8Array(memory.buffer), scan) };
+  const loaded = loadWasmModule(
+    {
+      file: SCANNER_FILE,
+      role: 'scanner',
+      abi: SCANNER_ABI,
+      functions: ['scan'],
+      memoryBytes: MEMORY_BYTES,
+      probe: { bytes: SIMD_PROBE, missing: "this runtime's WebAssembly has no SIMD (v128)" },
+    },
+    file,
+  );
+  if (loaded.kind === 'unavailable') return loaded;
+  const scan = loaded.exports.scan as ScanFunction;
+  return { kind: 'simd', findNeedles: scannerOver(new Uint8Array(loaded.memory.buffer), scan) };
 }
 
 /** findNeedles over one instance's memory (fixed: the module never grows it after load). */
