@@ -10,7 +10,7 @@
  * file; reading does no I/O.
  */
 import { join } from 'node:path';
-import { findBuiltFile, loadWasmModule, type LoadedWasm } from '../wasm/loadWasmModule.js';
+import { findBuiltFile, loadWasmModule, SIMD_PROBE, type LoadedWasm } from '../wasm/loadWasmModule.js';
 import { TapeCursor } from './tapeCursor.js';
 
 /** The compiled module's file, as `npm run build` writes it under dist/. */
@@ -26,12 +26,6 @@ const TAPE_TOKENS = VALUE_BYTES / 2 + 1;
 const VALUE_AT = 0;
 const TAPE_AT = VALUE_BYTES;
 const MEMORY_BYTES = TAPE_AT + TAPE_TOKENS * 12;
-
-/** A function of one `v128` result: a runtime that validates it has WebAssembly SIMD. */
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98,
-  11,
-]);
 
 type Tokenize = (from: number, to: number, tape: number, capacity: number) => number;
 
@@ -56,7 +50,7 @@ export function loadTapeFrom(file: string | undefined): typeof loaded {
       abi: TAPE_ABI,
       functions: ['tokenize'],
       memoryBytes: MEMORY_BYTES,
-      probe: { bytes: SIMD_PROBE, missing: "this runtime's WebAssembly has no SIMD (v128)" },
+      probe: SIMD_PROBE,
     },
     file,
   );

@@ -47,6 +47,18 @@ export interface WasmModuleSpec {
 
 const PAGE = 65536;
 
+/**
+ * The probe of WebAssembly SIMD, for modules that use v128: a function of one `v128` result (`i8x16.popcnt` of
+ * a splat); a runtime that validates it has SIMD.
+ */
+export const SIMD_PROBE = Object.freeze({
+  bytes: new Uint8Array([
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98,
+    11,
+  ]),
+  missing: "this runtime's WebAssembly has no SIMD (v128)",
+});
+
 /** The runtime's WebAssembly, when it has one. */
 function webAssembly(): WebAssemblyApi | undefined {
   return (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { peekStream } from '../../../src/trace/bytes/peekStream.js';
@@ -232,86 +232,71 @@ describe('peekStream', () => {
   });
 });
 
+/** `data` written to a file of a temporary folder, opened for reading while `use` runs; all removed after. */
+async function withOpenFile(data: Buffer, use: (handle: FileHandle) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
+  try {
+    const path = join(dir, 'bytes.bin');
+    await writeFile(path, data);
+    const handle = await open(path, 'r');
+    try {
+      await use(handle);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('readFileChunks', () => {
   it('law: the chunks are the bytes of [start, end) in order, whatever the chunk size', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
-    try {
-      const path = join(dir, 'bytes.bin');
-      const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + 7) % 256));
-      await writeFile(path, data);
-      const handle = await open(path, 'r');
-      try {
-        await fc.assert(
-          fc.asyncProperty(
-            fc.nat({ max: 5200 }),
-            fc.option(fc.nat({ max: 5200 }), { nil: undefined }),
-            fc.integer({ min: 1, max: 700 }),
-            async (start, end, size) => {
-              const got = Buffer.concat(
-                await collect(readFileChunks(handle, start, end, size), (b) => Buffer.from(b)),
-              );
-              expect(got).toEqual(data.subarray(start, end === undefined ? undefined : Math.max(start, end)));
-            },
-          ),
-          { numRuns: propertyRuns(200) },
-        );
-      } finally {
-        await handle.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 131 + 7) % 256));
+    await withOpenFile(data, async (handle) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: 5200 }),
+          fc.option(fc.nat({ max: 5200 }), { nil: undefined }),
+          fc.integer({ min: 1, max: 700 }),
+          async (start, end, size) => {
+            const got = Buffer.concat(
+              await collect(readFileChunks(handle, start, end, size), (b) => Buffer.from(b)),
+            );
+            expect(got).toEqual(data.subarray(start, end === undefined ? undefined : Math.max(start, end)));
+          },
+        ),
+        { numRuns: propertyRuns(200) },
+      );
+    });
   });
 
   it('a file larger than a chunk is read whole, in chunks of at most FILE_CHUNK_BYTES, each borrowed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
-    try {
-      const path = join(dir, 'large.bin');
-      const data = Buffer.from(
-        Array.from({ length: FILE_CHUNK_BYTES * 3 + 17 }, (_, i) => (i * 31 + 5) % 251),
+    const data = Buffer.from(Array.from({ length: FILE_CHUNK_BYTES * 3 + 17 }, (_, i) => (i * 31 + 5) % 251));
+    await withOpenFile(data, async (handle) => {
+      const sizes: number[] = [];
+      const views = new Set<ArrayBufferLike>();
+      const got = Buffer.concat(
+        await collect(readFileChunks(handle, 0), (b) => {
+          sizes.push(b.length);
+          views.add(b.buffer);
+          return Buffer.from(b);
+        }),
       );
-      await writeFile(path, data);
-      const handle = await open(path, 'r');
-      try {
-        const sizes: number[] = [];
-        const views = new Set<ArrayBufferLike>();
-        const got = Buffer.concat(
-          await collect(readFileChunks(handle, 0), (b) => {
-            sizes.push(b.length);
-            views.add(b.buffer);
-            return Buffer.from(b);
-          }),
-        );
-        expect(got.equals(data)).toBe(true);
-        expect(sizes).toEqual([FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, 17]);
-        // One reused buffer: the memory read into does not grow with the file.
-        expect(views.size).toBe(1);
-      } finally {
-        await handle.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      expect(got.equals(data)).toBe(true);
+      expect(sizes).toEqual([FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, FILE_CHUNK_BYTES, 17]);
+      // One reused buffer: the memory read into does not grow with the file.
+      expect(views.size).toBe(1);
+    });
   });
 
   it('what cannot seek (start null) is read from where the handle is, in order, to its end', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'routescope-chunks-'));
-    try {
-      const path = join(dir, 'stream.bin');
-      const data = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + 1) % 256));
-      await writeFile(path, data);
-      const handle = await open(path, 'r');
-      try {
-        await handle.read(Buffer.alloc(100), 0, 100, null);
-        const got = Buffer.concat(
-          await collect(readFileChunks(handle, null, Infinity, 256), (b) => Buffer.from(b)),
-        );
-        expect(got.equals(data.subarray(100))).toBe(true);
-      } finally {
-        await handle.close();
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const data = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + 1) % 256));
+    await withOpenFile(data, async (handle) => {
+      await handle.read(Buffer.alloc(100), 0, 100, null);
+      const got = Buffer.concat(
+        await collect(readFileChunks(handle, null, Infinity, 256), (b) => Buffer.from(b)),
+      );
+      expect(got.equals(data.subarray(100))).toBe(true);
+    });
   });
 });

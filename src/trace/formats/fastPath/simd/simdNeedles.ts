@@ -11,7 +11,7 @@
  * file; scanning does no I/O.
  */
 import { join } from 'node:path';
-import { findBuiltFile, loadWasmModule } from '../../../wasm/loadWasmModule.js';
+import { findBuiltFile, loadWasmModule, SIMD_PROBE } from '../../../wasm/loadWasmModule.js';
 import { findNeedlesByIndexOf, SPAN_OPENER, type FindNeedles, type LineNeedles } from '../lineNeedles.js';
 
 /** The scanner, or why this runtime reads with the JavaScript one. */
@@ -70,14 +70,6 @@ type ScanFunction = (
 
 let loaded: SimdScanner | undefined;
 
-/**
- * A function of one `v128` result (`i8x16.popcnt` of a splat): a runtime that validates it has WebAssembly SIMD.
- */
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98,
-  11,
-]);
-
 /** The scanner of this thread, loaded on first use; `unavailable` with the reason when it cannot run here. */
 export function loadSimdScanner(): SimdScanner {
   loaded ??= loadScannerFrom(findBuiltFile(SCANNER_FILE, import.meta.url));
@@ -93,7 +85,7 @@ export function loadScannerFrom(file: string | undefined): SimdScanner {
       abi: SCANNER_ABI,
       functions: ['scan'],
       memoryBytes: MEMORY_BYTES,
-      probe: { bytes: SIMD_PROBE, missing: "this runtime's WebAssembly has no SIMD (v128)" },
+      probe: SIMD_PROBE,
     },
     file,
   );
