@@ -113,12 +113,12 @@ function readAttributes(c: TapeCursor): MutableAttributeMap {
       let value: AttributeValue = null;
       if (c.openObject())
         do {
-          if (c.takeKey('key')) key = c.readString();
+          if (c.takeKey('key')) key = c.readTransientString();
           else if (c.takeKey('value')) value = readAnyValue(c);
           else {
             // Spelled with an escape, or another field: read as JSON.parse would.
             const field = c.readKey();
-            if (field === 'key') key = c.readString();
+            if (field === 'key') key = c.readTransientString();
             else if (field === 'value') value = readAnyValue(c);
             else c.skipValue();
           }
@@ -175,7 +175,7 @@ function readIntValue(c: TapeCursor): number | null {
   const kind = c.valueStart();
   if (kind === 'number') return c.readNumber();
   if (kind !== 'string') return decline();
-  const text = c.readString();
+  const text = c.readTransientString();
   if (text.trim() === '') return null;
   const n = Number(text);
   return Number.isNaN(n) ? null : n;

@@ -67,7 +67,13 @@ export function loadTapeFrom(file: string | undefined): typeof loaded {
       const count = tokenize(VALUE_AT, VALUE_AT + length, TAPE_AT, TAPE_TOKENS);
       if (count < 0) return undefined;
       // Every byte a cursor reads is ASCII (the tokenizer declines any other in a string; JSON's own are ASCII).
-      return new TapeCursor(tape, count, memory.toString('latin1', VALUE_AT, VALUE_AT + length), VALUE_AT);
+      return new TapeCursor(
+        tape,
+        count,
+        memory.toString('latin1', VALUE_AT, VALUE_AT + length),
+        memory,
+        VALUE_AT,
+      );
     },
   };
 }

@@ -37,7 +37,21 @@ export const NULL = 10;
 /** What kind of value comes next. */
 export type ValueStart = 'string' | 'object' | 'array' | 'number' | 'literal' | 'none';
 
-/** A reading position on a tape of `count` tokens over `text` (whose first byte was at `base`). */
+/** Buffer's own latin1 decoder, without toString's argument checks (Node has it on every Buffer). */
+interface Latin1Bytes {
+  latin1Slice(start: number, end: number): string;
+}
+
+/**
+ * Strings at least this long cut from a text by `slice` are views that keep the whole text alive (V8's sliced
+ * strings): a string kept in a record or an analysis is copied out instead, or each would hold its span's text.
+ */
+const SLICED_STRING_MIN = 13;
+
+/**
+ * A reading position on a tape of `count` tokens over `text`, the bytes from `base` of `bytes` (the module's
+ * memory) decoded whole.
+ */
 export class TapeCursor {
   private at = 0;
 
@@ -45,6 +59,7 @@ export class TapeCursor {
     private readonly tape: Int32Array,
     private readonly count: number,
     private readonly text: string,
+    private readonly bytes: Buffer,
     private readonly base: number,
   ) {}
 
@@ -128,8 +143,19 @@ export class TapeCursor {
     return true;
   }
 
-  /** The string here. */
+  /** The string here, a string of its own (kept in a record, it holds nothing else alive). */
   readString(): string {
+    if (this.kind() !== STRING) decline();
+    const t = this.at * 3;
+    const first = this.tape[t + 1]!;
+    const end = this.tape[t + 2]!;
+    if (end - first < SLICED_STRING_MIN) return this.take();
+    this.at++;
+    return (this.bytes as unknown as Latin1Bytes).latin1Slice(first, end);
+  }
+
+  /** The string here, for use while the span is read (an attribute's key, a number's text): a view of the text. */
+  readTransientString(): string {
     if (this.kind() !== STRING) decline();
     return this.take();
   }
