@@ -5,10 +5,10 @@
  * span (every attribute a key/value pair around a one-key wrapper) only for readOtlpJson to unwrap them again,
  * and was a quarter of `analyze` on the bench. Here the span's tokens are found by the WebAssembly tape
  * (loadJsonTape) and its fields read where they lie, each attribute straight into the map, the rest stepped
- * over (tapeCursor). The answer is exactly readOtlpJson's for the same
- * bytes parsed; what this decoder was not written for (a field of an unexpected type, a value kind it does not
- * unwrap, a string read differently) is declined (undefined) and the caller parses the span as before, which
- * also reports what JSON.parse refuses. The tests hold it to that on generated spans (a law). Pure.
+ * over (tapeCursor). The answer is exactly readOtlpJson's for the same bytes parsed; what this decoder was not
+ * written for (a field of an unexpected type, a value kind it does not unwrap, a string read differently) is
+ * declined (undefined) and the caller parses the span as before, which also reports what JSON.parse refuses.
+ * The tests hold it to that on generated spans (a law). Pure.
  */
 import type { AttributeValue, EventView, MutableAttributeMap, SpanView } from '../internal-types.js';
 import { unixNanosToMs } from '../normalizeSpanFields.js';

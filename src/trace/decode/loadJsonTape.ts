@@ -32,17 +32,20 @@ type Tokenize = (from: number, to: number, tape: number, capacity: number) => nu
 /** Reads one value's tape; undefined when the value is not read so (the caller parses it). */
 export type ReadTape = (body: Buffer, start: number, end: number) => TapeCursor | undefined;
 
-let loaded:
+/** This thread's tape reader, or why the module cannot run here. */
+export type JsonTape =
   { readonly kind: 'tape'; readonly readTape: ReadTape } | Extract<LoadedWasm, { kind: 'unavailable' }>;
 
+let loaded: JsonTape | undefined;
+
 /** This thread's tape reader, or why it cannot run here. */
-export function loadJsonTape(): typeof loaded {
+export function loadJsonTape(): JsonTape {
   loaded ??= loadTapeFrom(findBuiltFile(TAPE_FILE, import.meta.url));
   return loaded;
 }
 
 /** The tape reader compiled at `file` (undefined: not built), or why it cannot run here. */
-export function loadTapeFrom(file: string | undefined): typeof loaded {
+export function loadTapeFrom(file: string | undefined): JsonTape {
   const module = loadWasmModule(
     {
       file: TAPE_FILE,

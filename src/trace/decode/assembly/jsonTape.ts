@@ -26,7 +26,7 @@ const NULL: i32 = 10;
 const MAX_DEPTH: i32 = 60;
 const DECLINED: i32 = -1;
 
-/** The layout of `tokenize` this module speaks; simd/loadJsonTape checks it. */
+/** The layout of `tokenize` this module speaks; loadJsonTape checks it. */
 export function abi(): i32 {
   return 1;
 }
@@ -146,7 +146,6 @@ export function tokenize(from: usize, to: usize, tape: usize, capacity: i32): i3
       wantKey = false;
       continue;
     }
-    if (depth == 0 && n > 0) return DECLINED; // a second value after the first
     if (b == 0x7b || b == 0x5b) {
       if (depth >= MAX_DEPTH) return DECLINED;
       if (b == 0x7b) objects |= (<u64>1) << (<u64>depth);

@@ -154,8 +154,9 @@ function* readSkipped(
 }
 
 /**
- * Read the routing spans one at a time, in their order: each slice parsed and read as a request of that one
- * span (its resource parsed once per resource), its records classified (classifySpan, pure) but not yet
+ * Read the routing spans one at a time, in their order: each slice decoded from its bytes (decodeOtlpJsonSpan),
+ * or, when the decoder declines it, parsed and read as a request of that one span (its resource parsed once per
+ * resource), its records classified (classifySpan, pure) but not yet
  * applied; only when every slice parsed and read without a problem are the outcomes applied to the real
  * builder, in order, exactly as reading the whole request would have applied them. So a span's parsed tree is
  * garbage as soon as it is classified (a request's trees are never all alive at once, which a collection in
