@@ -222,6 +222,15 @@ describe('decodeOtlpJsonSpan', () => {
     expect(decoded(JSON.stringify({ name: 'ab', attributes: [ROUTING] }))?.name).toBe('ab');
   });
 
+  it('the tape takes one whole value: two values, or one followed by anything, are declined', () => {
+    const tape = loadJsonTape();
+    if (tape.kind !== 'tape') throw new Error(tape.reason);
+    const read = (text: string) => tape.readTape(Buffer.from(text), 0, Buffer.byteLength(text));
+    for (const text of ['1 2', '{}{}', '[] 3', '{"a":1} {"b":2}', '"x""y"', 'true false', '{"a":1},', ''])
+      expect(read(text)).toBeUndefined();
+    expect(read(' {"a":[1,{},[]],"b":null} ')).toBeDefined();
+  });
+
   it('a module that is not built says so, and nothing is decoded through it', () => {
     const missing = loadTapeFrom(undefined);
     expect(missing).toEqual({
