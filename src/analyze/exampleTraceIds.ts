@@ -21,6 +21,13 @@ export class ExampleTraceIds {
     if (record.syntheticTraceId === true) this.synthetic.push(record.traceId);
   }
 
+  /** Keep `other`'s ids after these, as if its records had been added here after this one's. */
+  merge(other: ExampleTraceIds): void {
+    const synthetic = new Set(other.synthetic);
+    for (const traceId of other.ids)
+      this.add({ traceId, ...(synthetic.has(traceId) ? { syntheticTraceId: true } : {}) });
+  }
+
   /** The kept ids, first seen first. */
   traceIds(): string[] {
     return this.ids.slice();

@@ -15,6 +15,7 @@ import {
   createReservoir,
   describeDistribution,
   nearestRank,
+  sampleKey,
   type Distribution,
   type Reservoir,
 } from './createReservoir.js';
@@ -100,11 +101,23 @@ export interface FloorlessReport {
   readonly droppedDecisions: number;
 }
 
-/** A streaming floorless analysis: feed records, then `finish()` once. */
+/** A streaming floorless analysis: feed records (or merge other analyses), then `finish()` once. */
 export interface FloorlessAnalysis {
   add(record: TraceRecord): void;
+  /**
+   * Count everything `other` counted, as if its records had been added here after these (`other` is left as it
+   * was; both must have the same config). Exact while neither met `maxGroups`.
+   */
+  merge(other: FloorlessAnalysis): void;
   finish(): FloorlessReport;
 }
+
+/** What merge reads of another analysis, known only here. */
+interface FloorlessState {
+  readonly groups: Map<string, Group>;
+  readonly counts: { decisions: number; floorless: number; dropped: number };
+}
+const stateOf = new WeakMap<FloorlessAnalysis, FloorlessState>();
 
 interface Group {
   readonly router: string | null;
@@ -124,33 +137,33 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
     throw new RangeError(`weakest percent must be within 0..100, got ${String(cfg.weakestPercent)}`);
   }
   const groups = new Map<string, Group>();
-  let decisions = 0;
-  let floorless = 0;
-  let dropped = 0;
+  const counts = { decisions: 0, floorless: 0, dropped: 0 };
+
+  const newGroup = (router: string | null, scorer: string | null): Group => ({
+    router,
+    scorer,
+    decisions: 0,
+    nearTies: 0,
+    nonFiniteTop: 0,
+    verdicts: createVerdictCounts(),
+    tops: createReservoir(cfg.sample),
+    examples: new ExampleTraceIds(cfg.maxExamples),
+  });
 
   const add = (d: DecisionRecord): void => {
-    decisions++;
+    counts.decisions++;
     if (!isFloorless(d)) return;
-    floorless++;
+    counts.floorless++;
     const router = d.router ?? null;
     const scorer = d.scorer ?? null;
     const key = groupKey(router, scorer);
     let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= cfg.maxGroups) {
-        dropped++;
+        counts.dropped++;
         return;
       }
-      g = {
-        router,
-        scorer,
-        decisions: 0,
-        nearTies: 0,
-        nonFiniteTop: 0,
-        verdicts: createVerdictCounts(),
-        tops: createReservoir(cfg.sample),
-        examples: new ExampleTraceIds(cfg.maxExamples),
-      };
+      g = newGroup(router, scorer);
       groups.set(key, g);
     }
     g.decisions++;
@@ -158,13 +171,39 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
     if (isRecordedNearTie(d)) g.nearTies++;
     const top = topScore(d);
     if (top === undefined) g.nonFiniteTop++;
-    else g.tops.add(top);
+    else g.tops.add(top, sampleKey(d.traceId, d.spanId));
     g.examples.add(d);
   };
 
-  return {
+  const mergeGroup = (key: string, o: Group): void => {
+    let g = groups.get(key);
+    if (g === undefined) {
+      if (groups.size >= cfg.maxGroups) {
+        counts.dropped += o.decisions;
+        return;
+      }
+      g = newGroup(o.router, o.scorer);
+      groups.set(key, g);
+    }
+    g.decisions += o.decisions;
+    g.nearTies += o.nearTies;
+    g.nonFiniteTop += o.nonFiniteTop;
+    for (const v of Object.keys(o.verdicts) as (keyof VerdictCounts)[]) g.verdicts[v] += o.verdicts[v];
+    g.tops.merge(o.tops);
+    g.examples.merge(o.examples);
+  };
+
+  const analysis: FloorlessAnalysis = {
     add(record: TraceRecord): void {
       if (record.kind === 'decision') add(record);
+    },
+    merge(other: FloorlessAnalysis): void {
+      const o = stateOf.get(other);
+      if (o === undefined) throw new TypeError('merge takes an analysis made by createFloorlessAnalysis');
+      counts.decisions += o.counts.decisions;
+      counts.floorless += o.counts.floorless;
+      counts.dropped += o.counts.dropped;
+      for (const [key, g] of o.groups) mergeGroup(key, g);
     },
     finish(): FloorlessReport {
       const list = [...groups.values()]
@@ -176,13 +215,15 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
       return {
         kind: 'floorless',
         weakestPercent: cfg.weakestPercent,
-        decisions,
-        floorlessDecisions: floorless,
+        decisions: counts.decisions,
+        floorlessDecisions: counts.floorless,
         floorless: list,
-        droppedDecisions: dropped,
+        droppedDecisions: counts.dropped,
       };
     },
   };
+  stateOf.set(analysis, { groups, counts });
+  return analysis;
 }
 
 /** The floorless report of a finite list of records (tests, small inputs). */

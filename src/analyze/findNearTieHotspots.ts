@@ -11,7 +11,7 @@
  */
 import { ExampleTraceIds } from './exampleTraceIds.js';
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
-import { createReservoir, nearestRank, type Reservoir } from './createReservoir.js';
+import { createReservoir, nearestRank, sampleKey, type Reservoir } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
 import { createVerdictCounts, isRecordedNearTie, rateOf, type VerdictCounts } from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
@@ -95,11 +95,23 @@ export interface HotspotReport {
   readonly droppedNearTies: number;
 }
 
-/** A streaming hot-spot analysis: feed records, then `finish()` once. */
+/** A streaming hot-spot analysis: feed records (or merge other analyses), then `finish()` once. */
 export interface HotspotAnalysis {
   add(record: TraceRecord): void;
+  /**
+   * Count everything `other` counted, as if its records had been added here after these (`other` is left as it
+   * was; both must have the same config). Exact while neither met a cap (`maxGroups`, the conversation caps).
+   */
+  merge(other: HotspotAnalysis): void;
   finish(): HotspotReport;
 }
+
+/** What merge reads of another analysis, known only here. */
+interface HotspotState {
+  readonly groups: Map<string, Group>;
+  readonly counts: { decisions: number; nearTies: number; unpaired: number; dropped: number };
+}
+const stateOf = new WeakMap<HotspotAnalysis, HotspotState>();
 
 interface Group {
   readonly dims: Partial<Record<HotspotDimension, string | null>>;
@@ -120,20 +132,36 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
     cfg.by.includes(d),
   );
   const groups = new Map<string, Group>();
-  let decisions = 0;
-  let nearTies = 0;
-  let unpaired = 0;
-  let dropped = 0;
+  const counts = { decisions: 0, nearTies: 0, unpaired: 0, dropped: 0 };
   let conversationsHeld = 0;
 
+  const newGroup = (dimValues: Group['dims'], pair: [string, string]): Group => ({
+    dims: dimValues,
+    pair,
+    meetings: 0,
+    nearTies: 0,
+    verdicts: createVerdictCounts(),
+    gaps: createReservoir(cfg.gapSample),
+    conversations: new Set(),
+    conversationsCapped: false,
+    examples: new ExampleTraceIds(cfg.maxExamples),
+  });
+  const countConversation = (g: Group, conv: string): void => {
+    if (g.conversations.has(conv)) return;
+    if (g.conversations.size < cfg.maxConversations && conversationsHeld < cfg.maxConversationsTotal) {
+      g.conversations.add(conv);
+      conversationsHeld++;
+    } else g.conversationsCapped = true;
+  };
+
   const add = (d: DecisionRecord): void => {
-    decisions++;
+    counts.decisions++;
     const tie = isRecordedNearTie(d);
-    if (tie) nearTies++;
+    if (tie) counts.nearTies++;
     const top = d.ranked[0]?.id;
     const second = d.runnerUp?.id;
     if (top === undefined || second === undefined) {
-      if (tie) unpaired++;
+      if (tie) counts.unpaired++;
       return;
     }
     const low = top <= second ? top : second;
@@ -143,63 +171,76 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
     let g = groups.get(key);
     if (g === undefined) {
       if (groups.size >= cfg.maxGroups) {
-        if (tie) dropped++;
+        if (tie) counts.dropped++;
         return;
       }
       const dimValues: Partial<Record<HotspotDimension, string | null>> = {};
       for (const dim of dims) dimValues[dim] = d[dim] ?? null;
-      const pair: [string, string] = [low, high];
-      g = {
-        dims: dimValues,
-        pair,
-        meetings: 0,
-        nearTies: 0,
-        verdicts: createVerdictCounts(),
-        gaps: createReservoir(cfg.gapSample),
-        conversations: new Set(),
-        conversationsCapped: false,
-        examples: new ExampleTraceIds(cfg.maxExamples),
-      };
+      g = newGroup(dimValues, [low, high]);
       groups.set(key, g);
     }
     g.meetings++;
     if (!tie) return;
     g.nearTies++;
     g.verdicts[d.verdict]++;
-    g.gaps.add(d.runnerUp!.gap);
-    const conv = d.conversationId ?? d.traceId;
-    if (!g.conversations.has(conv)) {
-      if (g.conversations.size < cfg.maxConversations && conversationsHeld < cfg.maxConversationsTotal) {
-        g.conversations.add(conv);
-        conversationsHeld++;
-      } else g.conversationsCapped = true;
-    }
+    g.gaps.add(d.runnerUp!.gap, sampleKey(d.traceId, d.spanId));
+    countConversation(g, d.conversationId ?? d.traceId);
     g.examples.add(d);
   };
 
-  return {
+  const mergeGroup = (key: string, o: Group): void => {
+    let g = groups.get(key);
+    if (g === undefined) {
+      if (groups.size >= cfg.maxGroups) {
+        counts.dropped += o.nearTies;
+        return;
+      }
+      g = newGroup(o.dims, o.pair);
+      groups.set(key, g);
+    }
+    g.meetings += o.meetings;
+    g.nearTies += o.nearTies;
+    for (const v of Object.keys(o.verdicts) as (keyof VerdictCounts)[]) g.verdicts[v] += o.verdicts[v];
+    g.gaps.merge(o.gaps);
+    for (const conv of o.conversations) countConversation(g, conv);
+    if (o.conversationsCapped) g.conversationsCapped = true;
+    g.examples.merge(o.examples);
+  };
+
+  const analysis: HotspotAnalysis = {
     add(record: TraceRecord): void {
       if (record.kind === 'decision') add(record);
+    },
+    merge(other: HotspotAnalysis): void {
+      const o = stateOf.get(other);
+      if (o === undefined) throw new TypeError('merge takes an analysis made by createHotspotAnalysis');
+      counts.decisions += o.counts.decisions;
+      counts.nearTies += o.counts.nearTies;
+      counts.unpaired += o.counts.unpaired;
+      counts.dropped += o.counts.dropped;
+      for (const [key, g] of o.groups) mergeGroup(key, g);
     },
     finish(): HotspotReport {
       const all = [...groups.values()];
       const listed = all
         .filter((g) => g.nearTies >= cfg.minCount && g.nearTies > 0)
-        .map((g) => toHotspot(g, nearTies))
+        .map((g) => toHotspot(g, counts.nearTies))
         .sort(compareHotspots)
         .slice(0, Math.max(0, cfg.top));
       return {
         kind: 'hotspots',
         by: dims,
-        decisions,
-        nearTies,
+        decisions: counts.decisions,
+        nearTies: counts.nearTies,
         groups: all.length,
         hotspots: listed,
-        unpairedNearTies: unpaired,
-        droppedNearTies: dropped,
+        unpairedNearTies: counts.unpaired,
+        droppedNearTies: counts.dropped,
       };
     },
   };
+  stateOf.set(analysis, { groups, counts });
+  return analysis;
 }
 
 /** The hot spots of a finite list of records (tests, small inputs). */

@@ -34,6 +34,11 @@ export class FloorSourceTally {
     this.counts[recordedFloorSource(d) ?? 'none']++;
   }
 
+  /** Count what `other` counted too. */
+  merge(other: FloorSourceTally): void {
+    for (const k of FLOOR_SOURCE_ORDER) this.counts[k] += other.counts[k];
+  }
+
   finish(): FloorSourceCounts {
     return { ...this.counts };
   }

@@ -86,8 +86,23 @@ export interface PolicyAudit {
   };
   /** The behaviour that judges `d` by everything added so far (after the last `add`, the final one). */
   judge(d: Pick<DecisionRecord, 'service' | 'semantics'>): PolicySemantics;
+  /**
+   * Take in everything `other` audited, as if its decisions had been added here after these (`other` is left as
+   * it was; both must have the same choice and config). Exact while neither met `maxServices`.
+   */
+  merge(other: PolicyAudit): void;
   finish(): PolicyAuditResult;
 }
+
+/** What merge reads of another audit, known only here. */
+interface AuditState {
+  readonly choice: PolicyChoice;
+  readonly services: Map<string | null, ServiceState>;
+  readonly pooled: () => ServiceState | undefined;
+  readonly settledFindings: readonly AuditFinding[];
+  readonly seq: () => number;
+}
+const auditStates = new WeakMap<PolicyAudit, AuditState>();
 
 /** Options of the audit. */
 export interface PolicyAuditConfig {
@@ -234,7 +249,30 @@ export function createPolicyAudit(
     if (list.length < cfg.maxExamples) list.push(finding);
   };
 
-  return {
+  const mergeService = (into: ServiceState, o: ServiceState, offset: number): void => {
+    into.decisions += o.decisions;
+    for (const b of BEHAVIOURS) {
+      into.recorded[b] += o.recorded[b];
+      into.evidence[b] += o.evidence[b];
+      addTally(into.open[b], o.open[b]);
+      for (const f of o.openFindings[b]) keep(into.openFindings[b], { ...f, seq: f.seq + offset });
+    }
+    addTally(into.settled, o.settled);
+  };
+
+  const audit: PolicyAudit = {
+    merge(other) {
+      const o = auditStates.get(other);
+      if (o === undefined) throw new TypeError('merge takes an audit made by createPolicyAudit');
+      if (o.choice !== choice) throw new TypeError(`cannot merge a ${o.choice} audit into a ${choice} one`);
+      const offset = seq;
+      for (const [key, os] of o.services)
+        mergeService(stateOf({ service: key ?? undefined }, true)!, os, offset);
+      const op = o.pooled();
+      if (op !== undefined) mergeService((pooled ??= fresh(OTHER_SERVICES)), op, offset);
+      for (const f of o.settledFindings) keep(settledFindings, { ...f, seq: f.seq + offset });
+      seq += o.seq();
+    },
     add(d) {
       const at = seq++;
       const s = stateOf(d, true)!;
@@ -302,6 +340,15 @@ export function createPolicyAudit(
       };
     },
   };
+  auditStates.set(audit, { choice, services, pooled: () => pooled, settledFindings, seq: () => seq });
+  return audit;
+}
+
+function addTally(into: Tally, t: Tally): void {
+  into.complete += t.complete;
+  into.partial += t.partial;
+  into.undecidable += t.undecidable;
+  into.inconsistent += t.inconsistent;
 }
 
 function compareService(a: string | null, b: string | null): number {

@@ -22,3 +22,10 @@ export function countRecordKind(counts: RecordKindCounts, record: TraceRecord): 
   else if (record.kind === 'turn') counts.turns++;
   else counts.misroutes++;
 }
+
+/** Add `other`'s counts to `counts`. */
+export function mergeRecordKindCounts(counts: RecordKindCounts, other: Readonly<RecordKindCounts>): void {
+  counts.decisions += other.decisions;
+  counts.turns += other.turns;
+  counts.misroutes += other.misroutes;
+}

@@ -11,7 +11,12 @@
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { ANOMALY_KINDS, detectThresholdAnomalies, type Anomaly } from './detectAnomalies.js';
 import { FloorSourceTally, type FloorSourceCounts } from './floorSources.js';
-import { createPolicyAudit, type PolicyChoice, type ServiceBehaviour } from './policyAudit.js';
+import {
+  createPolicyAudit,
+  type PolicyAudit,
+  type PolicyChoice,
+  type ServiceBehaviour,
+} from './policyAudit.js';
 import type { ReplayOutcome } from './replayDecision.js';
 import type { PolicySemantics } from '../policy/types.js';
 import { RateCounter, isFloorless, type DecisionRates } from './verdictCounts.js';
@@ -90,9 +95,15 @@ export interface DecisionSummary extends DecisionRates {
   readonly timeRange?: { readonly firstMs: number; readonly lastMs: number };
 }
 
-/** A streaming overview: feed records, then `finish()` once. */
+/** A streaming overview: feed records (or merge other overviews), then `finish()` once. */
 export interface SummaryAnalysis {
   add(record: TraceRecord): void;
+  /**
+   * Count everything `other` counted, as if its records had been added here after these (`other` is left as it
+   * was; both must have the same config). Exact while neither met `maxNames`. An observer of `other` is not told
+   * again: what it kept is merged by its own owner.
+   */
+  merge(other: SummaryAnalysis): void;
   finish(): DecisionSummary;
   /** The behaviour that judges a decision of this service (recording this behaviour, if any), by all added. */
   judge(d: Pick<DecisionRecord, 'service' | 'semantics'>): PolicySemantics;
@@ -103,6 +114,26 @@ export type AuditObserver = (
   d: DecisionRecord,
   replays: Readonly<Record<PolicySemantics, ReplayOutcome>>,
 ) => void;
+
+/** What merge reads of another overview, known only here. */
+interface SummaryState {
+  readonly all: RateCounter;
+  readonly named: readonly [NamedCounters, NamedCounters, NamedCounters];
+  readonly anomalies: Readonly<Record<Anomaly['kind'], number>>;
+  readonly examples: readonly { seq: number; example: AnomalyExample }[];
+  readonly audit: PolicyAudit;
+  readonly floorSources: FloorSourceTally;
+  readonly counts: Counts;
+}
+interface Counts {
+  floorless: number;
+  errors: number;
+  turns: number;
+  misroutes: number;
+  firstMs: number;
+  lastMs: number;
+}
+const summaryStates = new WeakMap<SummaryAnalysis, SummaryState>();
 
 /** Start an overview. */
 export function createSummaryAnalysis(
@@ -119,26 +150,28 @@ export function createSummaryAnalysis(
   const examples: { seq: number; example: AnomalyExample }[] = [];
   const audit = createPolicyAudit(cfg.policy, { maxExamples: cfg.maxExamples, maxServices: cfg.maxNames });
   const floorSources = new FloorSourceTally();
-  let floorless = 0;
-  let errors = 0;
-  let turns = 0;
-  let misroutes = 0;
-  let firstMs = Infinity;
-  let lastMs = -Infinity;
+  const counts: Counts = {
+    floorless: 0,
+    errors: 0,
+    turns: 0,
+    misroutes: 0,
+    firstMs: Infinity,
+    lastMs: -Infinity,
+  };
 
   const addDecision = (d: DecisionRecord): void => {
     all.add(d);
     byService.add(d.service, d);
     byRouter.add(d.router, d);
     byScorer.add(d.scorer, d);
-    if (isFloorless(d)) floorless++;
+    if (isFloorless(d)) counts.floorless++;
     floorSources.add(d);
-    if (d.error) errors++;
-    misroutes += d.misroutes.length;
+    if (d.error) counts.errors++;
+    counts.misroutes += d.misroutes.length;
     // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same first time.
-    if (d.timeUnixMs < firstMs) firstMs = d.timeUnixMs;
+    if (d.timeUnixMs < counts.firstMs) counts.firstMs = d.timeUnixMs;
     // Stryker disable next-line EqualityOperator: equivalent — an equal time leaves the same last time.
-    if (d.timeUnixMs > lastMs) lastMs = d.timeUnixMs;
+    if (d.timeUnixMs > counts.lastMs) counts.lastMs = d.timeUnixMs;
     const { seq, replays } = audit.add(d);
     observe?.(d, replays);
     for (const a of detectThresholdAnomalies(d)) {
@@ -148,11 +181,36 @@ export function createSummaryAnalysis(
     }
   };
 
-  return {
+  const analysis: SummaryAnalysis = {
     add(record: TraceRecord): void {
       if (record.kind === 'decision') addDecision(record);
-      else if (record.kind === 'turn') turns++;
-      else misroutes++;
+      else if (record.kind === 'turn') counts.turns++;
+      else counts.misroutes++;
+    },
+    merge(other: SummaryAnalysis): void {
+      const o = summaryStates.get(other);
+      if (o === undefined) throw new TypeError('merge takes an overview made by createSummaryAnalysis');
+      // Every decision is audited, so the audit's positions are decisions seen: the other's come after these.
+      const offset = all.decisions;
+      all.merge(o.all);
+      byService.merge(o.named[0]);
+      byRouter.merge(o.named[1]);
+      byScorer.merge(o.named[2]);
+      // `inconsistent` is known only when the audit is settled (finish), from the merged audit.
+      for (const k of ANOMALY_KINDS) if (k !== 'inconsistent') anomalies[k] += o.anomalies[k];
+      for (const e of o.examples) {
+        // Stryker disable next-line EqualityOperator: equivalent — the list is cut to maxExamples at the end.
+        if (examples.length < cfg.maxExamples) examples.push({ seq: e.seq + offset, example: e.example });
+      }
+      audit.merge(o.audit);
+      floorSources.merge(o.floorSources);
+      const c = o.counts;
+      counts.floorless += c.floorless;
+      counts.errors += c.errors;
+      counts.turns += c.turns;
+      counts.misroutes += c.misroutes;
+      counts.firstMs = Math.min(counts.firstMs, c.firstMs);
+      counts.lastMs = Math.max(counts.lastMs, c.lastMs);
     },
     judge: (d) => audit.judge(d),
     finish(): DecisionSummary {
@@ -177,20 +235,30 @@ export function createSummaryAnalysis(
         byService: byService.toBreakdown(),
         byRouter: byRouter.toBreakdown(),
         byScorer: byScorer.toBreakdown(),
-        floorlessDecisions: floorless,
+        floorlessDecisions: counts.floorless,
         floorSources: floorSources.finish(),
         inconsistent: settled.inconsistent,
         policy: { choice: settled.choice, services: settled.services },
         replay: { complete: settled.complete, partial: settled.partial, undecidable: settled.undecidable },
         anomalies: { ...anomalies },
         anomalyExamples: merged.slice(0, cfg.maxExamples).map((m) => m.example),
-        errors,
-        turns,
-        misroutes,
-        ...(all.decisions > 0 ? { timeRange: { firstMs, lastMs } } : {}),
+        errors: counts.errors,
+        turns: counts.turns,
+        misroutes: counts.misroutes,
+        ...(all.decisions > 0 ? { timeRange: { firstMs: counts.firstMs, lastMs: counts.lastMs } } : {}),
       };
     },
   };
+  summaryStates.set(analysis, {
+    all,
+    named: [byService, byRouter, byScorer],
+    anomalies,
+    examples,
+    audit,
+    floorSources,
+    counts,
+  });
+  return analysis;
 }
 
 /** The overview of a finite list of records (tests, small inputs). */
@@ -234,6 +302,23 @@ class NamedCounters {
       this.byName.set(key, c);
     }
     c.add(d);
+  }
+
+  /** Count `other`'s names after these: new names while there is room, the rest pooled. */
+  merge(other: NamedCounters): void {
+    for (const [name, c] of other.byName) {
+      let mine = this.byName.get(name);
+      if (mine === undefined) {
+        if (this.byName.size >= this.max) {
+          (this.pooled ??= new RateCounter()).merge(c);
+          continue;
+        }
+        mine = new RateCounter();
+        this.byName.set(name, mine);
+      }
+      mine.merge(c);
+    }
+    if (other.pooled !== undefined) (this.pooled ??= new RateCounter()).merge(other.pooled);
   }
 
   toBreakdown(): Breakdown {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { findFloorlessScorers, suggestFloor } from '../../src/analyze/findFloorlessScorers.js';
 import { replayDecision } from '../../src/analyze/replayDecision.js';
-import { createReservoir, describeDistribution, nearestRank } from '../../src/analyze/createReservoir.js';
+import {
+  sampleKey,
+  createReservoir,
+  describeDistribution,
+  nearestRank,
+} from '../../src/analyze/createReservoir.js';
 import { decision, s } from './decisionBuilder.js';
 
 const floorless = (top: number, extra: { router?: string; scorerName?: string } = {}) =>
@@ -94,7 +99,7 @@ describe('findFloorlessScorers', () => {
 describe('createReservoir', () => {
   it('is exact while small and keeps a bounded sample beyond, with exact count, min and max', () => {
     const r = createReservoir(8);
-    for (let i = 0; i < 1000; i++) r.add(i);
+    for (let i = 0; i < 1000; i++) r.add(i, sampleKey(`t${i}`, 's'));
     expect(r.count).toBe(1000);
     expect(r.exact).toBe(false);
     expect(r.sorted()).toHaveLength(8);
