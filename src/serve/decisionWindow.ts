@@ -57,12 +57,26 @@ export interface EvictedCounts {
   forBytes: number;
 }
 
+/** A record as the window took it. */
+export interface AddedRecord {
+  /** The record as the window holds it: the one added, or, when a string of it was cut, what was stored. */
+  readonly record: TraceRecord;
+  /** Its number: records are numbered 0, 1, 2… as they arrive. */
+  readonly number: number;
+  /** Its packed size. */
+  readonly bytes: number;
+}
+
 /** The window itself. */
 export interface DecisionWindow {
   /** Add a record, evicting the oldest beyond the limits. */
-  add(record: TraceRecord): void;
+  add(record: TraceRecord): AddedRecord;
   /** Every record held, oldest first (unpacked as it is reached). */
   records(): Iterable<TraceRecord>;
+  /** The records held numbered from `from` to before `to`, oldest first. */
+  recordsBetween(from: number, to: number): Iterable<TraceRecord>;
+  /** The number of the oldest record held (of the next one to come when none is). */
+  readonly firstNumber: number;
   /** Decisions held now. */
   readonly decisions: number;
   /** Records of every kind held now. */
@@ -180,10 +194,25 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
     }
   };
 
+  // Records are visited by number, so one added meanwhile is not visited, and a walk (a page made a slice at a
+  // time) that finds records evicted meanwhile goes on at the oldest still held, never reading a slot that now
+  // holds another record.
+  function* between(first: number, last: number): Generator<TraceRecord> {
+    for (let n = first; n < last; n++) {
+      if (n < headNumber) n = headNumber;
+      if (n >= last) return;
+      const at = (head + (n - headNumber)) % capacity;
+      const offset = offsetOf[at]!;
+      yield packer.unpack(chunkOf[at]!.bytes, offset, offset + lengthOf[at]!) as TraceRecord;
+    }
+  }
+
   return {
     add(record) {
       if (size === capacity) grow();
+      const cutBefore = packer.stringsCut;
       const packed = packer.pack(record);
+      const number = headNumber + size;
       const at = (head + size) % capacity;
       const chunk = store(packed);
       chunkOf[at] = chunk;
@@ -193,6 +222,11 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
         record.kind === 'decision' ? KIND_DECISION : record.kind === 'turn' ? KIND_TURN : KIND_MISROUTE;
       size++;
       packedBytes += packed.length;
+      // A cut string makes what is held differ from what was added: the analyses see what is held.
+      const held =
+        packer.stringsCut === cutBefore
+          ? record
+          : (packer.unpack(chunk.bytes, offsetOf[at]!, offsetOf[at]! + packed.length) as TraceRecord);
       if (record.kind === 'decision') decisions++;
       else other++;
       // One order for all kinds keeps a replay faithful: the records of the other kind passed on the way
@@ -204,20 +238,16 @@ export function createDecisionWindow(config: Partial<DecisionWindowConfig> = {})
         evicted.forBytes++;
       }
       version++;
+      return { record: held, number, bytes: packed.length };
     },
-    *records() {
-      // Records are visited by number, so one added meanwhile is not visited, and a walk (a page made a slice at
-      // a time) that finds records evicted meanwhile goes on at the oldest still held, never reading a slot
-      // that now holds another record.
-      const first = headNumber;
-      const last = headNumber + size;
-      for (let n = first; n < last; n++) {
-        if (n < headNumber) n = headNumber;
-        if (n >= last) return;
-        const at = (head + (n - headNumber)) % capacity;
-        const offset = offsetOf[at]!;
-        yield packer.unpack(chunkOf[at]!.bytes, offset, offset + lengthOf[at]!) as TraceRecord;
-      }
+    records() {
+      return between(headNumber, headNumber + size);
+    },
+    recordsBetween(from, to) {
+      return between(Math.max(from, headNumber), Math.min(to, headNumber + size));
+    },
+    get firstNumber() {
+      return headNumber;
     },
     get decisions() {
       return decisions;

@@ -19,7 +19,6 @@ import { answerBrowse, browsePath } from './browse/browseRoutes.js';
 import { createExplainCache } from './explainCache.js';
 import type { RequestGuard } from './requestGuard.js';
 import { buildWindowView, serveToDocument, serveToJson, type WindowView } from './serveReport.js';
-import { createSlicer } from './sliceWork.js';
 import type { ServeRuntime } from './serveRuntime.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
 
@@ -87,9 +86,9 @@ export function createLivePage(options: LivePageOptions): LivePage {
   let openAnswers = 0;
   let lastSent = 0;
   let pendingTimer: NodeJS.Timeout | undefined;
-  // Rendering the window is the costly part (every record unpacked, every analysis run): a render is kept for
-  // at least RENDER_COST_FACTOR times what the last one took, and never less than EVENT_INTERVAL_MS, so pages
-  // take at most about a fifth of the process however fast spans arrive and however many pages are open.
+  // A render merges the window's slices (milliseconds); it is still kept for at least RENDER_COST_FACTOR times
+  // what the last one took, and never less than EVENT_INTERVAL_MS, so pages take at most about a fifth of the
+  // process however fast spans arrive and however many pages are open.
   let lastRenderMs = 0;
   const minAge = (): number => Math.max(EVENT_INTERVAL_MS, RENDER_COST_FACTOR * lastRenderMs);
 
@@ -125,32 +124,24 @@ export function createLivePage(options: LivePageOptions): LivePage {
   };
 
   /**
-   * The analyze view of the window, made a slice at a time, kept while it is young (see minAge) and shared by
-   * every request that asks while it is being made: `/` and `/report.json` are two renderings of one replay.
+   * The analyze view of the window, merged from its slices in one go, kept while it is young (see minAge) and
+   * shared by every request that asks meanwhile: `/` and `/report.json` are two renderings of one view.
    */
   let kept: KeptWindow | undefined;
-  let making: Promise<KeptWindow> | undefined;
-  const windowView = async (): Promise<KeptWindow> => {
+  const windowView = (): KeptWindow => {
     if (kept !== undefined && (kept.revision === runtime.revision || Date.now() - kept.at < minAge())) {
       if (kept.revision !== runtime.revision) tellAgainLater(kept.at);
       return kept;
     }
-    making ??= (async () => {
-      const revision = runtime.revision;
-      const started = performance.now();
-      try {
-        const view = await buildWindowView(runtime.state, createSlicer());
-        lastRenderMs = performance.now() - started;
-        kept = { revision, view, at: Date.now(), html: undefined, json: undefined };
-        return kept;
-      } finally {
-        making = undefined;
-      }
-    })();
-    return making;
+    const revision = runtime.revision;
+    const started = performance.now();
+    const view = buildWindowView(runtime.state);
+    lastRenderMs = performance.now() - started;
+    kept = { revision, view, at: Date.now(), html: undefined, json: undefined };
+    return kept;
   };
   const pageHtml = async (): Promise<string> => {
-    const k = await windowView();
+    const k = windowView();
     k.html ??= renderHtml(serveToDocument(runtime.state, k.view.view), {
       live: { script: '/live.js', revision: k.revision },
       nav: serveNav(),
@@ -158,7 +149,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     return k.html;
   };
   const reportJson = async (): Promise<string> => {
-    const k = await windowView();
+    const k = windowView();
     k.json ??= `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion, k.view.view), null, 2)}\n`;
     return k.json;
   };
@@ -253,7 +244,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     }
     const browse = browsePath(path);
     if (browse !== undefined) {
-      const k = await windowView();
+      const k = windowView();
       const answer = answerBrowse(browse.base, browse.json, url.searchParams, {
         index: k.view.index,
         evicted: runtime.state.window.evicted.decisions,

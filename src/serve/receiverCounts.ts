@@ -9,6 +9,7 @@ import type { PolicyChoice } from '../analyze/policyAudit.js';
 import type { ReadStats } from '../trace/types.js';
 import type { DecisionWindow } from './decisionWindow.js';
 import type { ForwardCounts } from './forwardRequests.js';
+import type { WindowSlices } from './slices/windowSlices.js';
 
 /** What the receiver counted since it started. */
 export interface ReceiverCounts {
@@ -34,6 +35,8 @@ export interface OutStatus {
 /** Everything a view of the running serve is drawn from. */
 export interface ServeState {
   readonly window: DecisionWindow;
+  /** The window's records as slices of the live page's analyses (what a render merges). */
+  readonly slices: WindowSlices;
   readonly stats: ReadStats;
   readonly counts: ReceiverCounts;
   /** The OTLP/HTTP endpoint as an exporter is pointed at it (`http://127.0.0.1:4318`). */

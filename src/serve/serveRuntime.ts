@@ -1,7 +1,8 @@
 /**
  * serveRuntime — the one mutable thing of a running `serve`: what has arrived and what it was counted into.
  *
- * The receiver hands every body's records to `take`; the window keeps the newest of them, the routing series
+ * The receiver hands every body's records to `take`; the window keeps the newest of them (and its slices add
+ * them to the live page's analyses as they come, windowSlices), the routing series
  * count all of them for /metrics, and the receiver's counts say what the requests were. One record builder and
  * one ReadStats live as long as the process, so a span an exporter sent twice (a retry) counts once while its
  * key is among the newest the duplicate filter remembers (SERVE_DEDUPE_GENERATION). `revision` moves whenever
@@ -14,6 +15,7 @@ import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { DEFAULT_EVENT_LOG_OPTIONS, type EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { createReadStats } from '../trace/readStats.js';
 import { createDecisionWindow, type DecisionWindow } from './decisionWindow.js';
+import { createWindowSlices } from './slices/windowSlices.js';
 import type { IngestContext } from './ingestPayload.js';
 import { createRoutingSeries, type RoutingSeries } from './routingSeries.js';
 import type { ForwardCounts } from './forwardRequests.js';
@@ -70,10 +72,12 @@ export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
     ...(options.maxWindowBytes === undefined ? {} : { maxBytes: options.maxWindowBytes }),
     ...(options.maxString === undefined ? {} : { maxString: options.maxString }),
   });
+  const slices = createWindowSlices(window.config, options.policy ?? 'auto');
   const series = createRoutingSeries();
   const counts = createReceiverCounts();
   const state: ServeState = {
     window,
+    slices,
     stats,
     counts,
     endpoint: options.endpoint,
@@ -96,7 +100,9 @@ export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
     ingest: { builder, stats, events: options.events ?? DEFAULT_EVENT_LOG_OPTIONS },
     take(records) {
       for (const r of records) {
-        window.add(r);
+        const added = window.add(r);
+        slices.add(added.record, added.number, added.bytes);
+        slices.evictBefore(window.firstNumber);
         if (r.kind === 'decision') {
           counts.decisionsReceived++;
           series.add(r);

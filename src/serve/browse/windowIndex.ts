@@ -116,36 +116,95 @@ export interface WindowIndexBuilder {
 const reproCode = (o: { kind: string; differences?: readonly string[] }): number =>
   o.kind !== 'replayed' ? 0 : (o.differences?.length ?? 0) === 0 ? 1 : 2;
 
-/** Start an index of the window. */
-export function createWindowIndex(): WindowIndexBuilder {
-  const time: number[] = [];
-  const verdict: number[] = [];
-  const gap: number[] = [];
-  const margin: number[] = [];
-  const flags: number[] = [];
-  const conversation: number[] = [];
-  const traceIds: string[] = [];
-  const spanIds: string[] = [];
-  const router: number[] = [];
-  const scorer: number[] = [];
-  const skill: number[] = [];
-  const runnerUp: number[] = [];
-  const service: number[] = [];
-  const recordedSemantics: (PolicySemantics | undefined)[] = [];
-  const repro: number[] = [];
-  const tables = {
-    conversations: new StringTable(),
-    routers: new StringTable(),
-    scorers: new StringTable(),
-    skills: new StringTable(),
-    services: new StringTable(),
-  };
-  const marks: MarkRow[] = [];
-  // The audit tells each decision before `add` sees it: its reproduction waits here.
-  let observedRecord: DecisionRecord | undefined;
-  let observedCode = 0;
+/** The string tables of an index or of one part of it. */
+interface Tables {
+  readonly conversations: StringTable;
+  readonly routers: StringTable;
+  readonly scorers: StringTable;
+  readonly skills: StringTable;
+  readonly services: StringTable;
+}
+const TABLE_NAMES = ['conversations', 'routers', 'scorers', 'skills', 'services'] as const;
+const createTables = (): Tables => ({
+  conversations: new StringTable(),
+  routers: new StringTable(),
+  scorers: new StringTable(),
+  skills: new StringTable(),
+  services: new StringTable(),
+});
 
-  const markRow = (r: TraceRecord, mark: MisrouteMark, routedTo?: string): MarkRow => ({
+/**
+ * The index of consecutive records (one slice of serve's window): columns per decision, indexes into its own
+ * string tables. Parts are merged, in the order of their records, into the index of all of them (mergeIndexParts).
+ */
+export class IndexPart implements Omit<WindowIndexBuilder, 'finish'> {
+  readonly time: number[] = [];
+  readonly verdict: number[] = [];
+  readonly gap: number[] = [];
+  readonly margin: number[] = [];
+  readonly flags: number[] = [];
+  readonly conversation: number[] = [];
+  readonly traceIds: string[] = [];
+  readonly spanIds: string[] = [];
+  readonly router: number[] = [];
+  readonly scorer: number[] = [];
+  readonly skill: number[] = [];
+  readonly runnerUp: number[] = [];
+  readonly service: number[] = [];
+  readonly recordedSemantics: (PolicySemantics | undefined)[] = [];
+  readonly repro: number[] = [];
+  readonly tables: Tables = createTables();
+  readonly marks: MarkRow[] = [];
+  // The audit tells each decision before `add` sees it: its reproduction waits here.
+  private observedRecord: DecisionRecord | undefined;
+  private observedCode = 0;
+
+  readonly observe: AuditObserver = (d, replays) => {
+    this.observedRecord = d;
+    this.observedCode = reproCode(replays.contract) | (reproCode(replays['agentfootprint-9.62']) << 2);
+  };
+
+  get decisions(): number {
+    return this.time.length;
+  }
+
+  add(r: TraceRecord): void {
+    if (r.kind === 'decision') this.addDecision(r);
+    else if (r.kind === 'misroute') {
+      this.tables.conversations.intern(r.conversationId);
+      this.marks.push(markRow(r, r.mark));
+    } else this.tables.conversations.intern(r.conversationId);
+  }
+
+  private addDecision(d: DecisionRecord): void {
+    const tables = this.tables;
+    this.time.push(d.timeUnixMs);
+    this.verdict.push(VERDICTS.indexOf(d.verdict));
+    this.gap.push(d.runnerUp?.gap ?? NaN);
+    this.margin.push(d.policy.nearTieMargin);
+    this.flags.push(
+      (d.nearTie ? NEAR_TIE : 0) |
+        (d.floorDeclared ? 0 : FLOORLESS) |
+        (d.misroutes.length > 0 ? MISROUTED : 0),
+    );
+    this.conversation.push(tables.conversations.intern(d.conversationId));
+    this.traceIds.push(d.traceId);
+    this.spanIds.push(d.spanId);
+    this.router.push(tables.routers.intern(d.router));
+    this.scorer.push(tables.scorers.intern(d.scorer));
+    const to = d.verdict === 'move' ? d.to : d.ranked[0]?.id;
+    this.skill.push(tables.skills.intern(to));
+    this.runnerUp.push(tables.skills.intern(d.runnerUp?.id));
+    this.service.push(tables.services.intern(d.service));
+    this.recordedSemantics.push(d.semantics);
+    this.repro.push(this.observedRecord === d ? this.observedCode : 0);
+    this.observedRecord = undefined;
+    for (const m of d.misroutes) this.marks.push(markRow(d, m, d.verdict === 'move' ? d.to : d.verdict));
+  }
+}
+
+function markRow(r: TraceRecord, mark: MisrouteMark, routedTo?: string): MarkRow {
+  return {
     timeUnixMs: mark.timeUnixMs ?? r.timeUnixMs,
     traceId: r.traceId,
     spanId: r.spanId,
@@ -153,81 +212,119 @@ export function createWindowIndex(): WindowIndexBuilder {
     ...(r.router === undefined ? {} : { router: r.router }),
     ...(routedTo === undefined ? {} : { routedTo }),
     mark,
-  });
-
-  const addDecision = (d: DecisionRecord): void => {
-    time.push(d.timeUnixMs);
-    verdict.push(VERDICTS.indexOf(d.verdict));
-    gap.push(d.runnerUp?.gap ?? NaN);
-    margin.push(d.policy.nearTieMargin);
-    flags.push(
-      (d.nearTie ? NEAR_TIE : 0) |
-        (d.floorDeclared ? 0 : FLOORLESS) |
-        (d.misroutes.length > 0 ? MISROUTED : 0),
-    );
-    conversation.push(tables.conversations.intern(d.conversationId));
-    traceIds.push(d.traceId);
-    spanIds.push(d.spanId);
-    router.push(tables.routers.intern(d.router));
-    scorer.push(tables.scorers.intern(d.scorer));
-    const to = d.verdict === 'move' ? d.to : d.ranked[0]?.id;
-    skill.push(tables.skills.intern(to));
-    runnerUp.push(tables.skills.intern(d.runnerUp?.id));
-    service.push(tables.services.intern(d.service));
-    recordedSemantics.push(d.semantics);
-    repro.push(observedRecord === d ? observedCode : 0);
-    observedRecord = undefined;
-    for (const m of d.misroutes) marks.push(markRow(d, m, d.verdict === 'move' ? d.to : d.verdict));
   };
+}
 
+/** Start an index of the window: one part, settled by itself. */
+export function createWindowIndex(): WindowIndexBuilder {
+  const part = new IndexPart();
   return {
-    observe(d, replays) {
-      observedRecord = d;
-      observedCode = reproCode(replays.contract) | (reproCode(replays['agentfootprint-9.62']) << 2);
-    },
-    add(r) {
-      if (r.kind === 'decision') addDecision(r);
-      else if (r.kind === 'misroute') {
-        tables.conversations.intern(r.conversationId);
-        marks.push(markRow(r, r.mark));
-      } else tables.conversations.intern(r.conversationId);
-    },
-    finish(summary) {
-      const n = time.length;
-      for (let i = 0; i < n; i++) {
-        const semantics = summary.judge({
-          service: tables.services.get(service[i]!),
-          semantics: recordedSemantics[i],
-        });
-        const code = (repro[i]! >> (semantics === 'contract' ? 0 : 2)) & 3;
-        if (code === 2) flags[i] = flags[i]! | INCONSISTENT;
+    observe: part.observe,
+    add: (r) => part.add(r),
+    finish: (summary) => mergeIndexParts([part], summary),
+  };
+}
+
+/** `part`'s column `name`, its string indexes mapped through `map` (-1 stays -1), copied into `into` at `at`. */
+function copyMapped(into: number[], at: number, from: readonly number[], map: Int32Array): void {
+  for (let i = 0; i < from.length; i++) {
+    const t = from[i]!;
+    into[at + i] = t < 0 ? -1 : map[t]!;
+  }
+}
+
+function copyPlain<T>(into: T[], at: number, from: readonly T[]): void {
+  for (let i = 0; i < from.length; i++) into[at + i] = from[i]!;
+}
+
+/**
+ * The index of the records of `parts`, in order, as one part of them all would give: string tables filled in
+ * the order the strings first appear, each decision flagged inconsistent under the behaviour that judged it
+ * (`summary`, the merged analysis, after its finish). Parts are left as they were. Costs a copy of the columns
+ * and a lookup per distinct string of each part, never one per decision.
+ */
+export function mergeIndexParts(
+  parts: readonly IndexPart[],
+  summary: Pick<SummaryAnalysis, 'judge'>,
+): WindowIndex {
+  let n = 0;
+  for (const p of parts) n += p.decisions;
+  const tables = createTables();
+  const col = (): number[] => new Array<number>(n);
+  const time = col();
+  const verdict = col();
+  const gap = col();
+  const margin = col();
+  const flags = col();
+  const conversation = col();
+  const router = col();
+  const scorer = col();
+  const skill = col();
+  const runnerUp = col();
+  const traceIds = new Array<string>(n);
+  const spanIds = new Array<string>(n);
+  const marks: MarkRow[] = [];
+  // The behaviour that judges a decision, per service and recorded behaviour: a judge per pair, not per decision.
+  const judged = new Map<number, PolicySemantics>();
+  let at = 0;
+  for (const p of parts) {
+    const maps = {} as Record<(typeof TABLE_NAMES)[number], Int32Array>;
+    for (const name of TABLE_NAMES) {
+      const values = p.tables[name].values;
+      const map = new Int32Array(values.length);
+      for (let t = 0; t < values.length; t++) map[t] = tables[name].intern(values[t]);
+      maps[name] = map;
+    }
+    copyPlain(time, at, p.time);
+    copyPlain(verdict, at, p.verdict);
+    copyPlain(gap, at, p.gap);
+    copyPlain(margin, at, p.margin);
+    copyPlain(traceIds, at, p.traceIds);
+    copyPlain(spanIds, at, p.spanIds);
+    copyMapped(conversation, at, p.conversation, maps.conversations);
+    copyMapped(router, at, p.router, maps.routers);
+    copyMapped(scorer, at, p.scorer, maps.scorers);
+    copyMapped(skill, at, p.skill, maps.skills);
+    copyMapped(runnerUp, at, p.runnerUp, maps.skills);
+    for (let i = 0; i < p.decisions; i++) {
+      const recorded = p.recordedSemantics[i];
+      const sv = p.service[i]! < 0 ? -1 : maps.services[p.service[i]!]!;
+      const key = (sv + 1) * 3 + (recorded === undefined ? 0 : recorded === 'contract' ? 1 : 2);
+      let semantics = judged.get(key);
+      if (semantics === undefined) {
+        semantics = summary.judge({ service: tables.services.get(sv), semantics: recorded });
+        judged.set(key, semantics);
       }
-      const newestFirst = Int32Array.from({ length: n }, (_, i) => n - 1 - i).sort(
-        (a, b) => time[b]! - time[a]! || b - a,
-      );
-      return {
-        decisions: n,
-        time,
-        verdict,
-        gap,
-        margin,
-        flags,
-        conversation,
-        traceIds,
-        spanIds,
-        router,
-        scorer,
-        skill,
-        runnerUp,
-        newestFirst,
-        conversations: tables.conversations,
-        routers: tables.routers,
-        scorers: tables.scorers,
-        skills: tables.skills,
-        marks: marks.sort((a, b) => b.timeUnixMs - a.timeUnixMs),
-        conversationRows: conversationRows(n, conversation, flags, time, marks, tables.conversations),
-      };
-    },
+      const code = (p.repro[i]! >> (semantics === 'contract' ? 0 : 2)) & 3;
+      flags[at + i] = code === 2 ? p.flags[i]! | INCONSISTENT : p.flags[i]!;
+    }
+    for (const m of p.marks) marks.push(m);
+    at += p.decisions;
+  }
+  const newestFirst = Int32Array.from({ length: n }, (_, i) => n - 1 - i).sort(
+    (a, b) => time[b]! - time[a]! || b - a,
+  );
+  return {
+    decisions: n,
+    time,
+    verdict,
+    gap,
+    margin,
+    flags,
+    conversation,
+    traceIds,
+    spanIds,
+    router,
+    scorer,
+    skill,
+    runnerUp,
+    newestFirst,
+    conversations: tables.conversations,
+    routers: tables.routers,
+    scorers: tables.scorers,
+    skills: tables.skills,
+    marks: marks.sort((a, b) => b.timeUnixMs - a.timeUnixMs),
+    conversationRows: conversationRows(n, conversation, flags, time, marks, tables.conversations),
   };
 }
 
