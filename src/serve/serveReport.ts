@@ -56,7 +56,13 @@ export interface WindowView {
  */
 export function buildWindowView(state: ServeState): WindowView {
   const merged = state.slices.view(state.window);
-  return { view: { ...merged.view, input: inputOf(state, merged.records) }, index: merged.index };
+  return {
+    view: { ...merged.view, input: inputOf(state, merged.records) },
+    // Made when a list or a search first reads it.
+    get index() {
+      return merged.index;
+    },
+  };
 }
 
 /**

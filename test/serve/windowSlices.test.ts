@@ -72,6 +72,16 @@ describe('windowSlices', () => {
     await expectViewsEqual(runtime);
   });
 
+  it('the lists index, made when first read, holds what the view counted, not what came after it', () => {
+    const runtime = runtimeOf({ maxDecisions: 1000 });
+    runtime.take(numbered(generateWorkload(300, 4)));
+    const view = buildWindowView(runtime.state);
+    runtime.take(numbered(generateWorkload(50, 6), 300));
+    expect(view.index.decisions).toBe(300);
+    expect(view.view.summary.decisions).toBe(300);
+    expect(buildWindowView(runtime.state).index.decisions).toBe(350);
+  });
+
   it('slices whose records were all evicted are dropped, so their number stays bounded', () => {
     const runtime = runtimeOf({ maxDecisions: 64 });
     for (let i = 0; i < 20; i++) runtime.take(generateWorkload(100, i));

@@ -20,7 +20,8 @@ import { createSummaryAnalysis, type SummaryAnalysis } from '../../analyze/summa
 import type { TraceRecord } from '../../record/types.js';
 import type { AnalyzeView } from '../../report/presentAnalyze.js';
 import type { InputSummary } from '../../report/presentInput.js';
-import { IndexPart, mergeIndexParts, type WindowIndex } from '../browse/windowIndex.js';
+import { IndexPart } from '../browse/indexPart.js';
+import { mergeIndexParts, type WindowIndex } from '../browse/windowIndex.js';
 
 /** One set of the live page's accumulators. */
 export interface SliceAnalyses {
@@ -64,6 +65,10 @@ export function createSliceAnalyses(policy: PolicyChoice): SliceAnalyses {
 export interface MergedView {
   readonly view: Omit<AnalyzeView, 'input'>;
   readonly records: InputSummary['records'];
+  /**
+   * The lists' index of the same records, made when first read (the overview page never reads it; a list or a
+   * search does), of the parts as they were when the view was made.
+   */
   readonly index: WindowIndex;
 }
 
@@ -78,6 +83,8 @@ export function mergeSlices(slices: readonly SliceAnalyses[], policy: PolicyChoi
     mergeRecordKindCounts(total.kinds, s.kinds);
   }
   const summary = total.summary.finish();
+  const parts = slices.map((s) => s.index.snapshot());
+  let index: WindowIndex | undefined;
   return {
     view: {
       summary,
@@ -87,10 +94,9 @@ export function mergeSlices(slices: readonly SliceAnalyses[], policy: PolicyChoi
       digest: total.digest.finish(),
     },
     records: { ...total.kinds },
-    // The index's parts are merged once, judged by the merged audit (settled by the finish above).
-    index: mergeIndexParts(
-      slices.map((s) => s.index),
-      total.summary,
-    ),
+    // The parts are merged once, judged by the merged audit (settled by the finish above).
+    get index() {
+      return (index ??= mergeIndexParts(parts, total.summary));
+    },
   };
 }
