@@ -21,6 +21,7 @@ import {
 } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
 import {
+  addVerdictCounts,
   createVerdictCounts,
   isFloorless,
   isRecordedNearTie,
@@ -188,7 +189,7 @@ export function createFloorlessAnalysis(config: Partial<FloorlessConfig> = {}): 
     g.decisions += o.decisions;
     g.nearTies += o.nearTies;
     g.nonFiniteTop += o.nonFiniteTop;
-    for (const v of Object.keys(o.verdicts) as (keyof VerdictCounts)[]) g.verdicts[v] += o.verdicts[v];
+    addVerdictCounts(g.verdicts, o.verdicts);
     g.tops.merge(o.tops);
     g.examples.merge(o.examples);
   };

@@ -13,7 +13,13 @@ import { ExampleTraceIds } from './exampleTraceIds.js';
 import type { DecisionRecord, TraceRecord } from '../record/types.js';
 import { createReservoir, nearestRank, sampleKey, type Reservoir } from './createReservoir.js';
 import { compareNames } from './summarizeDecisions.js';
-import { createVerdictCounts, isRecordedNearTie, rateOf, type VerdictCounts } from './verdictCounts.js';
+import {
+  addVerdictCounts,
+  createVerdictCounts,
+  isRecordedNearTie,
+  rateOf,
+  type VerdictCounts,
+} from './verdictCounts.js';
 import { resolveConfig } from './resolveConfig.js';
 import { keyPart } from './groupKey.js';
 
@@ -200,7 +206,7 @@ export function createHotspotAnalysis(config: Partial<HotspotConfig> = {}): Hots
     }
     g.meetings += o.meetings;
     g.nearTies += o.nearTies;
-    for (const v of Object.keys(o.verdicts) as (keyof VerdictCounts)[]) g.verdicts[v] += o.verdicts[v];
+    addVerdictCounts(g.verdicts, o.verdicts);
     g.gaps.merge(o.gaps);
     for (const conv of o.conversations) countConversation(g, conv);
     if (o.conversationsCapped) g.conversationsCapped = true;

@@ -24,6 +24,11 @@ export function createVerdictCounts(): VerdictCounts {
   return { move: 0, stay: 0, menu: 0, unmatched: 0 };
 }
 
+/** Add `from`'s counts to `into`. */
+export function addVerdictCounts(into: VerdictCounts, from: Readonly<VerdictCounts>): void {
+  for (const v of VERDICT_KINDS) into[v] += from[v];
+}
+
 /** Not decisive with at least two candidates alive (the recorded alive count, else a recorded runner-up). */
 export function isRecordedNearTie(record: DecisionRecord): boolean {
   if (record.decisive) return false;
@@ -71,7 +76,7 @@ export class RateCounter {
   merge(other: RateCounter): void {
     this.decisions += other.decisions;
     this.nearTies += other.nearTies;
-    for (const v of Object.keys(other.verdicts) as Tier2VerdictKind[]) this.verdicts[v] += other.verdicts[v];
+    addVerdictCounts(this.verdicts, other.verdicts);
   }
 
   /** The counts and their rates, as a plain object. */
