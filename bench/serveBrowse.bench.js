@@ -164,8 +164,17 @@ console.log(
 console.log(`live page, view merged:       ${viewMs.toFixed(1)} ms`);
 console.log(`live page, view + HTML page:  ${pageMs.toFixed(1)} ms`);
 console.log(`live page, window replayed:   ${replayMs.toFixed(0)} ms (the render before slices)`);
+// A full window that keeps evicting (spans keep arriving): one record of the oldest slice is gone, so each view
+// also replays what that slice still holds, all but one of its records (the worst case).
+const more = records.slice(0, 1).map((r) => ({ ...r, spanId: `ff${r.spanId.slice(2)}` }));
+runtime.take(more);
+const evictingMs = timed(() => pageOfView(buildWindowView(state)), 15);
+console.log(
+  `live page, view + HTML page while evicting: ${evictingMs.toFixed(1)} ms (${state.window.evicted.decisions} evicted, the oldest slice replayed)`,
+);
+const worst = Math.max(pageMs, evictingMs);
 reportTarget(
-  'live page render at a full default window (view + HTML): at most 50 ms',
-  `${pageMs.toFixed(1)} ms`,
-  pageMs <= 50,
+  'live page render at a full default window (view + HTML, evicting or not): at most 50 ms',
+  `${pageMs.toFixed(1)} ms full, ${evictingMs.toFixed(1)} ms evicting`,
+  worst <= 50,
 );

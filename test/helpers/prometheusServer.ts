@@ -6,17 +6,58 @@
  * binary: a skipped end-to-end test would let broken rules pass.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { engineDir, startEngine } from './engines/engineProcess.js';
 
-/** A port free on loopback right now (the OS picks it; the listener is closed before it is handed out). */
+/**
+ * A port free on loopback right now, for an engine that must be told its port before it starts (the listener
+ * that checked it is closed before it is handed out). It is drawn below the kernel's ephemeral range
+ * (`ip_local_port_range`), where no other process's port 0 can land between the check and the engine's bind
+ * (a Jaeger once lost its query port that way); where that range leaves no room, the kernel picks, as before.
+ */
 export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let attempt = 0; low > FIXED_PORT_FLOOR + 1000 && attempt < 50; attempt++) {
+    const port = FIXED_PORT_FLOOR + Math.floor(Math.random() * (low - FIXED_PORT_FLOOR));
+    // Never the same port twice in one process: ports picked together are all free at once.
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  return listenOnce(0);
+}
+
+const handedOut = new Set<number>();
+
+/** The lowest port tests draw fixed ports from. */
+const FIXED_PORT_FLOOR = 20_000;
+
+/** The first port of the kernel's ephemeral range; 0 when it cannot be read (then the kernel picks). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function canListen(port: number): Promise<boolean> {
+  try {
+    return (await listenOnce(port)) === port;
+  } catch {
+    return false;
+  }
+}
+
+/** Listen on `port` of loopback (0: any), close, and give the port that was bound. */
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       server.close(() =>
         typeof address === 'object' && address !== null
