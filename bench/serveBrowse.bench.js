@@ -8,7 +8,8 @@
 // Each request is timed as the median of 25 runs. Then the live page over the same 100,000 decisions held by a
 // real serve runtime (its packed window and the window's slices of accumulators): what taking them costs, the
 // slices' retained heap, one view merged from the slices, the page rendered from it as serve sends it, and for
-// comparison the window replayed through fresh analyses (what a render cost before the slices).
+// comparison the window replayed through fresh analyses (what a render cost before the slices). A serve nobody
+// watches keeps no analyses: what it takes a decision then, and what the first view's catch-up costs.
 // Prints figures; asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ import { serveNav } from '../dist/serve/browse/browsePages.js';
 import { createServeRuntime } from '../dist/serve/serveRuntime.js';
 import { createDecisionWindow } from '../dist/serve/decisionWindow.js';
 import { buildWindowView, replayWindowView, serveToDocument } from '../dist/serve/serveReport.js';
+import { createSlicer } from '../dist/serve/sliceWork.js';
 import { renderHtml } from '../dist/report/html/renderHtml.js';
 import { reportTarget } from './targets.js';
 
@@ -117,13 +119,42 @@ for (const [name, fn] of rows) console.log(`${`${name}:`.padEnd(30)}${timed(fn).
 index = undefined;
 
 // The live page: a real runtime holding the same decisions, taken in requests of 512 (an exporter's batch).
+// First as a serve nobody watches (the slices only count), then the first view's catch-up, then a runtime whose
+// page is open (every record analysed as it arrives).
 gc();
 const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-const heapBefore = used();
+const takeAll = (rt) => {
+  const started = performance.now();
+  for (let i = 0; i < records.length; i += 512) rt.take(records.slice(i, i + 512));
+  return performance.now() - started;
+};
+let heapBefore = used();
+let idle = createServeRuntime({ endpoint: 'http://127.0.0.1:4318' });
+const takeIdleMs = takeAll(idle);
+gc();
+const heldIdle = used() - heapBefore;
+const catchUpStarted = performance.now();
+let longestStep = 0;
+let stepStarted = performance.now();
+const measuringSlicer = createSlicer();
+await idle.state.slices.catchUp(idle.state.window, {
+  pause() {
+    const pause = measuringSlicer.pause();
+    if (pause === undefined) return undefined;
+    longestStep = Math.max(longestStep, performance.now() - stepStarted);
+    return pause.then(() => {
+      stepStarted = performance.now();
+    });
+  },
+});
+longestStep = Math.max(longestStep, performance.now() - stepStarted);
+const catchUpMs = performance.now() - catchUpStarted;
+idle = undefined;
+gc();
+heapBefore = used();
 const runtime = createServeRuntime({ endpoint: 'http://127.0.0.1:4318' });
-const takeStarted = performance.now();
-for (let i = 0; i < records.length; i += 512) runtime.take(records.slice(i, i + 512));
-const takeMs = performance.now() - takeStarted;
+buildWindowView(runtime.state); // a page is open: analyse at arrival
+const takeMs = takeAll(runtime);
 gc();
 const held = used() - heapBefore;
 // The window alone (packing, eviction), for what the slices' analyses add to each record's arrival.
@@ -155,7 +186,13 @@ console.log(
   `live page, decisions held:    ${state.window.decisions.toLocaleString('en-US')} in ${state.slices.size} slices`,
 );
 console.log(
-  `live page, take:              ${((takeMs * 1000) / records.length).toFixed(1)} µs a decision (the window alone ${((packMs * 1000) / records.length).toFixed(1)} µs)`,
+  `live page, take, nobody watching: ${((takeIdleMs * 1000) / records.length).toFixed(1)} µs a decision, window ${(heldIdle / 1024 / 1024).toFixed(1)} MiB (heap and buffers)`,
+);
+console.log(
+  `live page, first view's catch-up: ${catchUpMs.toFixed(0)} ms in steps of at most ${longestStep.toFixed(0)} ms`,
+);
+console.log(
+  `live page, take, page open:   ${((takeMs * 1000) / records.length).toFixed(1)} µs a decision (the window alone ${((packMs * 1000) / records.length).toFixed(1)} µs)`,
 );
 console.log(`live page, window + slices (heap and buffers): ${(held / 1024 / 1024).toFixed(1)} MiB`);
 console.log(

@@ -20,6 +20,7 @@ import { createExplainCache } from './explainCache.js';
 import type { RequestGuard } from './requestGuard.js';
 import { buildWindowView, serveToDocument, serveToJson, type WindowView } from './serveReport.js';
 import type { ServeRuntime } from './serveRuntime.js';
+import { createSlicer } from './sliceWork.js';
 import { hasBearerToken, isServeToken } from './serveToken.js';
 
 // The content types the page answers with.
@@ -128,11 +129,20 @@ export function createLivePage(options: LivePageOptions): LivePage {
    * shared by every request that asks meanwhile: `/` and `/report.json` are two renderings of one view.
    */
   let kept: KeptWindow | undefined;
-  const windowView = (): KeptWindow => {
+  const fresh = (): KeptWindow | undefined => {
     if (kept !== undefined && (kept.revision === runtime.revision || Date.now() - kept.at < minAge())) {
       if (kept.revision !== runtime.revision) tellAgainLater(kept.at);
       return kept;
     }
+    return undefined;
+  };
+  const windowView = async (): Promise<KeptWindow> => {
+    const young = fresh();
+    if (young !== undefined) return young;
+    // After a while unwatched the slices hold no analyses: replay them first, a step at a time.
+    await runtime.state.slices.catchUp(runtime.state.window, createSlicer());
+    const shared = fresh();
+    if (shared !== undefined) return shared;
     const revision = runtime.revision;
     const started = performance.now();
     const view = buildWindowView(runtime.state);
@@ -141,7 +151,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     return kept;
   };
   const pageHtml = async (): Promise<string> => {
-    const k = windowView();
+    const k = await windowView();
     k.html ??= renderHtml(serveToDocument(runtime.state, k.view.view), {
       live: { script: '/live.js', revision: k.revision },
       nav: serveNav(),
@@ -149,7 +159,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     return k.html;
   };
   const reportJson = async (): Promise<string> => {
-    const k = windowView();
+    const k = await windowView();
     k.json ??= `${JSON.stringify(serveToJson(runtime.state, options.schemaVersion, k.view.view), null, 2)}\n`;
     return k.json;
   };
@@ -244,7 +254,7 @@ export function createLivePage(options: LivePageOptions): LivePage {
     }
     const browse = browsePath(path);
     if (browse !== undefined) {
-      const k = windowView();
+      const k = await windowView();
       const answer = answerBrowse(browse.base, browse.json, url.searchParams, {
         index: k.view.index,
         evicted: runtime.state.window.evicted.decisions,

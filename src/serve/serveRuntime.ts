@@ -15,7 +15,7 @@ import { createTraceRecordBuilder } from '../trace/buildTraceRecords.js';
 import { DEFAULT_EVENT_LOG_OPTIONS, type EventLogOptions } from '../trace/formats/readAgentfootprintEvent.js';
 import { createReadStats } from '../trace/readStats.js';
 import { createDecisionWindow, type DecisionWindow } from './decisionWindow.js';
-import { createWindowSlices } from './slices/windowSlices.js';
+import { createWindowSlices, type SliceWatchOptions } from './slices/windowSlices.js';
 import type { IngestContext } from './ingestPayload.js';
 import { createRoutingSeries, type RoutingSeries } from './routingSeries.js';
 import type { ForwardCounts } from './forwardRequests.js';
@@ -45,6 +45,8 @@ export interface ServeRuntimeOptions {
   readonly outStatus?: OutStatus;
   readonly forward?: string;
   readonly forwarded?: Readonly<ForwardCounts>;
+  /** When the slices analyse at arrival (after a view, for WATCH_IDLE_MS); tests inject a clock. */
+  readonly sliceWatch?: SliceWatchOptions;
 }
 
 /** The running state. */
@@ -72,7 +74,7 @@ export function createServeRuntime(options: ServeRuntimeOptions): ServeRuntime {
     ...(options.maxWindowBytes === undefined ? {} : { maxBytes: options.maxWindowBytes }),
     ...(options.maxString === undefined ? {} : { maxString: options.maxString }),
   });
-  const slices = createWindowSlices(window.config, options.policy ?? 'auto');
+  const slices = createWindowSlices(window.config, options.policy ?? 'auto', options.sliceWatch);
   const series = createRoutingSeries();
   const counts = createReceiverCounts();
   const state: ServeState = {

@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../src/record/types.js';
 import { buildWindowView, replayWindowView } from '../../src/serve/serveReport.js';
 import { createServeRuntime, type ServeRuntime } from '../../src/serve/serveRuntime.js';
-import { MAX_SLICE_DECISIONS, SLICES, sliceLimits } from '../../src/serve/slices/windowSlices.js';
+import type { Slicer } from '../../src/serve/sliceWork.js';
+import {
+  MAX_SLICE_DECISIONS,
+  SLICES,
+  sliceLimits,
+  type SliceWatchOptions,
+} from '../../src/serve/slices/windowSlices.js';
 import { recordArbitrary } from '../analyze/mixedRecords.js';
 import { generateWorkload } from '../analyze/replayRecords.js';
 import { propertyRuns } from '../helpers/propertyRuns.js';
@@ -16,6 +22,7 @@ function runtimeOf(config: {
   maxWindowBytes?: number;
   maxString?: number;
   policy?: 'auto' | 'contract';
+  sliceWatch?: SliceWatchOptions;
 }): ServeRuntime {
   return createServeRuntime({ endpoint: 'http://127.0.0.1:4318', ...config });
 }
@@ -122,5 +129,124 @@ describe('windowSlices', () => {
     );
     expect(merged.view.summary.byRouter.rows.map((r) => r.name)).toEqual([held.router]);
     await expectViewsEqual(runtime);
+  });
+
+  describe('analyses only while watched', () => {
+    /** A clock the test moves, and a runtime on it that stops analysing 1,000 ms after a view. */
+    function watchedRuntime(maxDecisions: number): { runtime: ServeRuntime; clock: { ms: number } } {
+      const clock = { ms: 0 };
+      const runtime = runtimeOf({ maxDecisions, sliceWatch: { idleMs: 1000, now: () => clock.ms } });
+      return { runtime, clock };
+    }
+
+    /** A slicer that pauses every `every` steps and, in the pause, runs `during` (arrivals meanwhile). */
+    function pausingSlicer(every: number, during: () => void): Slicer & { pauses: number } {
+      let steps = 0;
+      const slicer = {
+        pauses: 0,
+        pause() {
+          if (++steps % every !== 0) return undefined;
+          slicer.pauses++;
+          return Promise.resolve().then(during);
+        },
+      };
+      return slicer;
+    }
+
+    it('a slice opened long after the last view holds no analyses, and lets the others go', () => {
+      const { runtime, clock } = watchedRuntime(640); // 10 decisions a slice
+      runtime.take(numbered(generateWorkload(100, 1)));
+      buildWindowView(runtime.state);
+      runtime.take(numbered(generateWorkload(30, 2), 100));
+      expect(runtime.state.slices.analysed).toBe(runtime.state.slices.size);
+      clock.ms = 1001;
+      runtime.take(numbered(generateWorkload(30, 3), 130));
+      expect(runtime.state.slices.analysed).toBe(0);
+      expect(runtime.state.slices.size).toBe(16);
+    });
+
+    it('the first view after a while replays what was not analysed, then arrivals are added again', async () => {
+      const { runtime, clock } = watchedRuntime(640);
+      clock.ms = 5000;
+      runtime.take(numbered(generateWorkload(200, 4)));
+      expect(runtime.state.slices.analysed).toBe(0);
+      await expectViewsEqual(runtime);
+      expect(runtime.state.slices.analysed).toBe(runtime.state.slices.size);
+      runtime.take(numbered(generateWorkload(25, 5), 200));
+      expect(runtime.state.slices.analysed).toBe(runtime.state.slices.size);
+      await expectViewsEqual(runtime);
+    });
+
+    it('catching up gives the event loop back, and what arrives meanwhile is counted', async () => {
+      const { runtime, clock } = watchedRuntime(6400); // 100 decisions a slice
+      clock.ms = 5000;
+      runtime.take(numbered(generateWorkload(250, 6)));
+      let n = 250;
+      // Arrivals in every pause land in the open slice while it is being replayed.
+      const slicer = pausingSlicer(7, () => {
+        runtime.take(numbered(generateWorkload(1, n), n));
+        n += 1;
+      });
+      await runtime.state.slices.catchUp(runtime.window, slicer);
+      expect(slicer.pauses).toBeGreaterThan(30);
+      expect(runtime.state.slices.analysed).toBe(runtime.state.slices.size);
+      await expectViewsEqual(runtime);
+    });
+
+    it('a slice evicted from while it is replayed is not kept half counted', async () => {
+      const { runtime, clock } = watchedRuntime(300); // 5 decisions a slice
+      clock.ms = 5000;
+      runtime.take(numbered(generateWorkload(250, 7)));
+      let n = 250;
+      const slicer = pausingSlicer(2, () => {
+        runtime.take(numbered(generateWorkload(40, n), n));
+        n += 40;
+      });
+      await runtime.state.slices.catchUp(runtime.window, slicer);
+      expect(runtime.window.evicted.decisions).toBeGreaterThan(0);
+      await expectViewsEqual(runtime);
+    });
+
+    it('law: views, idle spells and catch-ups with arrivals in their pauses, in any order, view exactly the window', async () => {
+      const step = fc.oneof(
+        fc.record({
+          kind: fc.constant('take' as const),
+          records: fc.array(recordArbitrary, { maxLength: 30 }),
+        }),
+        fc.record({ kind: fc.constant('idle' as const) }),
+        fc.record({ kind: fc.constant('view' as const) }),
+        fc.record({
+          kind: fc.constant('catchUp' as const),
+          every: fc.integer({ min: 1, max: 9 }),
+          during: fc.array(recordArbitrary, { maxLength: 4 }),
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(step, { minLength: 1, maxLength: 12 }),
+          fc.integer({ min: 1, max: 120 }),
+          async (steps, maxDecisions) => {
+            const { runtime, clock } = watchedRuntime(maxDecisions);
+            let n = 0;
+            const take = (records: readonly TraceRecord[]): void => {
+              runtime.take(numbered(records, n));
+              n += records.length;
+            };
+            for (const s of steps) {
+              if (s.kind === 'take') take(s.records);
+              else if (s.kind === 'idle') clock.ms += 1001;
+              else if (s.kind === 'view') await expectViewsEqual(runtime);
+              else
+                await runtime.state.slices.catchUp(
+                  runtime.window,
+                  pausingSlicer(s.every, () => take(s.during)),
+                );
+            }
+            await expectViewsEqual(runtime);
+          },
+        ),
+        { numRuns: propertyRuns(60) },
+      );
+    });
   });
 });
