@@ -12,6 +12,7 @@
  */
 import type { AttributeValue, EventView, MutableAttributeMap, SpanView } from '../internal-types.js';
 import { unixNanosToMs } from '../normalizeSpanFields.js';
+import { FIELD } from './knownNames.js';
 import { loadJsonTape } from './loadJsonTape.js';
 import { decline, isDeclined, type TapeCursor } from './tapeCursor.js';
 
@@ -42,29 +43,32 @@ function readSpan(c: TapeCursor): SpanView {
   let events: EventView[] = [];
   if (c.openObject())
     do {
-      switch (c.readKey()) {
-        case 'traceId':
+      // Keys are plain text on a tape (no escapes), so a field is known by its number or is another one.
+      const field = c.keyNumber();
+      c.skipKey();
+      switch (field) {
+        case FIELD.traceId:
           traceId = c.readString();
           break;
-        case 'spanId':
+        case FIELD.spanId:
           spanId = c.readString();
           break;
-        case 'parentSpanId':
+        case FIELD.parentSpanId:
           parentSpanId = c.readString();
           break;
-        case 'name':
+        case FIELD.name:
           name = c.readString();
           break;
-        case 'startTimeUnixNano':
+        case FIELD.startTimeUnixNano:
           startTime = readTime(c);
           break;
-        case 'status':
+        case FIELD.status:
           error = readErrorStatus(c);
           break;
-        case 'attributes':
+        case FIELD.attributes:
           attributes = readAttributes(c);
           break;
-        case 'events':
+        case FIELD.events:
           events = readEvents(c);
           break;
         default:
@@ -94,7 +98,9 @@ function readErrorStatus(c: TapeCursor): boolean {
   let code: string | number | undefined;
   if (c.openObject())
     do {
-      if (c.readKey() !== 'code') {
+      const field = c.keyNumber();
+      c.skipKey();
+      if (field !== FIELD.code) {
         c.skipValue();
         continue;
       }
@@ -113,15 +119,11 @@ function readAttributes(c: TapeCursor): MutableAttributeMap {
       let value: AttributeValue = null;
       if (c.openObject())
         do {
-          if (c.takeKey('key')) key = c.readTransientString();
-          else if (c.takeKey('value')) value = readAnyValue(c);
-          else {
-            // Spelled with an escape, or another field: read as JSON.parse would.
-            const field = c.readKey();
-            if (field === 'key') key = c.readTransientString();
-            else if (field === 'value') value = readAnyValue(c);
-            else c.skipValue();
-          }
+          const field = c.keyNumber();
+          c.skipKey();
+          if (field === FIELD.key) key = c.readName();
+          else if (field === FIELD.value) value = readAnyValue(c);
+          else c.skipValue();
         } while (c.nextMember());
       if (key === undefined) decline();
       into.set(key, value);
@@ -135,21 +137,21 @@ function readAnyValue(c: TapeCursor): AttributeValue {
   if (!c.openObject()) return null;
   let value: AttributeValue;
   switch (readValueKind(c)) {
-    case 'stringValue':
+    case FIELD.stringValue:
       value = c.readString();
       break;
-    case 'doubleValue':
+    case FIELD.doubleValue:
       value = c.valueStart() === 'number' ? c.readNumber() : decline();
       break;
-    case 'boolValue': {
+    case FIELD.boolValue: {
       const literal = c.valueStart() === 'literal' ? c.readLiteral() : null;
       value = literal === null ? decline() : literal;
       break;
     }
-    case 'intValue':
+    case FIELD.intValue:
       value = readIntValue(c);
       break;
-    case 'arrayValue':
+    case FIELD.arrayValue:
       value = readArrayValue(c);
       break;
     default:
@@ -160,14 +162,11 @@ function readAnyValue(c: TapeCursor): AttributeValue {
   return value;
 }
 
-/** The kind key of an AnyValue (`stringValue` …), the ones writers send matched in place. */
-function readValueKind(c: TapeCursor): string {
-  if (c.takeKey('stringValue')) return 'stringValue';
-  if (c.takeKey('doubleValue')) return 'doubleValue';
-  if (c.takeKey('intValue')) return 'intValue';
-  if (c.takeKey('boolValue')) return 'boolValue';
-  if (c.takeKey('arrayValue')) return 'arrayValue';
-  return c.readKey();
+/** The kind key of an AnyValue (`stringValue` …), by its number; 0 when it is another key. */
+function readValueKind(c: TapeCursor): number {
+  const kind = c.keyNumber();
+  c.skipKey();
+  return kind;
 }
 
 /** An intValue: a number, or a decimal string read as Number reads it (blank or not a number: null). */
@@ -186,7 +185,9 @@ function readArrayValue(c: TapeCursor): AttributeValue[] {
   let values: AttributeValue[] = [];
   if (c.openObject())
     do {
-      if (c.readKey() !== 'values') {
+      const field = c.keyNumber();
+      c.skipKey();
+      if (field !== FIELD.values) {
         c.skipValue();
         continue;
       }
@@ -211,10 +212,11 @@ function readEvents(c: TapeCursor): EventView[] {
       let attributes: MutableAttributeMap = new Map();
       if (c.openObject())
         do {
-          const field = c.readKey();
-          if (field === 'name') name = c.readString();
-          else if (field === 'timeUnixNano') time = readTime(c);
-          else if (field === 'attributes') attributes = readAttributes(c);
+          const field = c.keyNumber();
+          c.skipKey();
+          if (field === FIELD.name) name = c.readString();
+          else if (field === FIELD.timeUnixNano) time = readTime(c);
+          else if (field === FIELD.attributes) attributes = readAttributes(c);
           else c.skipValue();
         } while (c.nextMember());
       events.push({ name, timeUnixMs: unixNanosToMs(time), attributes });

@@ -11,13 +11,14 @@
  */
 import { join } from 'node:path';
 import { findBuiltFile, loadWasmModule, SIMD_PROBE, type LoadedWasm } from '../wasm/loadWasmModule.js';
+import { KNOWN_NAMES_BYTES, KNOWN_SLOTS, writeKnownNames } from './knownNames.js';
 import { TapeCursor } from './tapeCursor.js';
 
 /** The compiled module's file, as `npm run build` writes it under dist/. */
 export const TAPE_FILE = join('wasm', 'jsonTape.wasm');
 
 /** The layout of `tokenize` this file speaks (assembly/jsonTape.ts' `abi()`). */
-const TAPE_ABI = 1;
+const TAPE_ABI = 2;
 
 /** The longest value read through the module (a routing span is a few KB; longer ones are parsed). */
 export const VALUE_BYTES = 256 * 1024;
@@ -25,9 +26,13 @@ export const VALUE_BYTES = 256 * 1024;
 const TAPE_TOKENS = VALUE_BYTES / 2 + 1;
 const VALUE_AT = 0;
 const TAPE_AT = VALUE_BYTES;
-const MEMORY_BYTES = TAPE_AT + TAPE_TOKENS * 12;
+/** The known names' table (knownNames), then their bytes. */
+const KNOWN_AT = TAPE_AT + TAPE_TOKENS * 12;
+const NAMES_AT = KNOWN_AT + KNOWN_SLOTS * 16;
+const NAMES_BYTES = 16 * 1024;
+const MEMORY_BYTES = NAMES_AT + NAMES_BYTES;
 
-type Tokenize = (from: number, to: number, tape: number, capacity: number) => number;
+type Tokenize = (from: number, to: number, tape: number, capacity: number, known: number) => number;
 
 /** Reads one value's tape; undefined when the value is not read so (the caller parses it). */
 export type ReadTape = (body: Buffer, start: number, end: number) => TapeCursor | undefined;
@@ -61,13 +66,16 @@ export function loadTapeFrom(file: string | undefined): JsonTape {
   const tokenize = module.exports.tokenize as Tokenize;
   const memory = Buffer.from(module.memory.buffer);
   const tape = new Int32Array(module.memory.buffer, TAPE_AT, TAPE_TOKENS * 3);
+  if (KNOWN_NAMES_BYTES > NAMES_BYTES)
+    throw new Error(`the known names outgrew their ${NAMES_BYTES} bytes in the tape module's memory`);
+  writeKnownNames(memory, KNOWN_AT, NAMES_AT);
   return {
     kind: 'tape',
     readTape(body, start, end) {
       const length = end - start;
       if (length > VALUE_BYTES) return undefined;
       body.copy(memory, VALUE_AT, start, end);
-      const count = tokenize(VALUE_AT, VALUE_AT + length, TAPE_AT, TAPE_TOKENS);
+      const count = tokenize(VALUE_AT, VALUE_AT + length, TAPE_AT, TAPE_TOKENS, KNOWN_AT);
       if (count < 0) return undefined;
       // Every byte a cursor reads is ASCII (the tokenizer declines any other in a string; JSON's own are ASCII).
       return new TapeCursor(

@@ -6,8 +6,10 @@
  * not ask for is a decline, never a guess. `decline()` throws one shared marker, and the decoder's caller reads
  * that value the slow way (JSON.parse), which gives JSON.parse's answer. Strings on a tape are plain (no
  * escape, control byte or byte past ASCII: the tokenizer declines those), so a string is a slice of the text
- * and a number is `Number` of its slice, which reads every JSON number as JSON.parse does. Pure.
+ * and a number is `Number` of its slice, which reads every JSON number as JSON.parse does. A key or string that
+ * is a known name (knownNames) carries its number, so fields are matched by number, not by text. Pure.
  */
+import { KNOWN_NAMES } from './knownNames.js';
 
 /** The one value `decline()` throws: the bytes are not in a shape the decoder reads. */
 const DECLINED: unique symbol = Symbol('declined');
@@ -64,7 +66,12 @@ export class TapeCursor {
   ) {}
 
   private kind(): number {
-    return this.at < this.count ? this.tape[this.at * 3]! : 0;
+    return this.at < this.count ? this.tape[this.at * 3]! & 0xff : 0;
+  }
+
+  /** The known name's number of the token here (knownNames; 0: not a known name, or no token). */
+  private nameNumber(): number {
+    return this.at < this.count ? this.tape[this.at * 3]! >> 8 : 0;
   }
 
   /** The text of the token here, and step past it. */
@@ -96,7 +103,7 @@ export class TapeCursor {
 
   /**
    * Enter an object: true when it has a member (the cursor then on its key), false when it is `{}`. Walked as
-   * `if (c.openObject()) do { key = c.readKey(); …value… } while (c.nextMember());`.
+   * `if (c.openObject()) do { field = c.keyNumber(); c.skipKey(); …value… } while (c.nextMember());`.
    */
   openObject(): boolean {
     if (this.kind() !== OPEN_OBJECT) decline();
@@ -125,22 +132,27 @@ export class TapeCursor {
     return false;
   }
 
-  /** The member's key. */
-  readKey(): string {
+  /** The number of the known name the next key is (FIELD), 0 when it is none or no key is next. */
+  keyNumber(): number {
+    return this.kind() === KEY ? this.nameNumber() : 0;
+  }
+
+  /** Step past the key here (after keyNumber said which it is). */
+  skipKey(): void {
     if (this.kind() !== KEY) decline();
-    return this.take();
+    this.at++;
   }
 
   /**
-   * When the next key is exactly `key`, step past it and answer true; otherwise move nothing and answer
-   * false. A known key is matched in place, with no string made for it.
+   * The string here, as the one string kept for it when it is a known name (the conventions' constant), else a
+   * string of its own: an attribute's key, used as a map key and looked up by the record builder.
    */
-  takeKey(key: string): boolean {
-    const t = this.at * 3;
-    if (this.kind() !== KEY || this.tape[t + 2]! - this.tape[t + 1]! !== key.length) return false;
-    if (!this.text.startsWith(key, this.tape[t + 1]! - this.base)) return false;
+  readName(): string {
+    if (this.kind() !== STRING) decline();
+    const number = this.nameNumber();
+    if (number === 0) return this.readString();
     this.at++;
-    return true;
+    return KNOWN_NAMES[number - 1]!;
   }
 
   /** The string here, a string of its own (kept in a record, it holds nothing else alive). */

@@ -3,7 +3,9 @@
  * `npm run build`): simdjson's first stage, a structural index, so the decoder reads values where they lie.
  *
  * The caller copies the value's bytes to `from` and asks for its tape: three i32 per token (kind, first byte,
- * end byte; a string's bytes without its quotes). The grammar is JSON's, checked here: the tokens of a value
+ * end byte; a string's bytes without its quotes). A key or string whose bytes are one of the caller's known
+ * names (a table it wrote once at `known`: see `nameOf`) carries the name's number in the kind word's upper bits
+ * (`kind | number << 8`), so the decoder matches names by number instead of reading their text. The grammar is JSON's, checked here: the tokens of a value
  * that JSON.parse refuses are never written. What the decoder reads with a plain slice of the text is all that
  * is taken: a string holding a backslash, a control byte or a byte past ASCII, nesting past MAX_DEPTH, or more
  * tokens than `capacity` is declined (-1), and the caller parses that value with JSON.parse. Strings are
@@ -28,7 +30,78 @@ const DECLINED: i32 = -1;
 
 /** The layout of `tokenize` this module speaks; loadJsonTape checks it. */
 export function abi(): i32 {
-  return 1;
+  return 2;
+}
+
+/** Slots of the known names' table (a power of two); each 16 bytes: hash, number, first byte, length. */
+const KNOWN_SLOTS: u32 = 1024;
+/** Names longer than this are not looked up (no known name is). */
+const LONGEST_NAME: u32 = 96;
+
+/**
+ * The hash of a name's `n` bytes at `at`, from its length and four 32-bit words: its first 8 bytes and its last
+ * 8 (when shorter than 8, its bytes zero-padded, and zeros). Reading past a short name stays inside this
+ * module's memory (the value window is followed by the tape). knownNames fills the table with the same
+ * function; a hash only finds a slot, the bytes are compared before a number is given.
+ */
+function nameHash(at: usize, n: u32): u32 {
+  let w0: u32, w1: u32, w2: u32, w3: u32;
+  if (n >= 8) {
+    w0 = load<u32>(at);
+    w1 = load<u32>(at, 4);
+    w2 = load<u32>(at + n - 8);
+    w3 = load<u32>(at + n - 4);
+  } else {
+    const bytes = load<u64>(at) & (((<u64>1) << (<u64>n * 8)) - 1);
+    w0 = <u32>bytes;
+    w1 = <u32>(bytes >> 32);
+    w2 = 0;
+    w3 = 0;
+  }
+  let h: u32 = n * 0x9e3779b1;
+  h = mixWord(h, w0);
+  h = mixWord(h, w1);
+  h = mixWord(h, w2);
+  h = mixWord(h, w3);
+  h ^= h >> 16;
+  h *= 0x85ebca6b;
+  h ^= h >> 13;
+  return h;
+}
+
+/** One word into the hash (murmur3's step). */
+function mixWord(h: u32, w: u32): u32 {
+  const k = rotl<u32>(w * 0xcc9e2d51, 15) * 0x1b873593;
+  return rotl<u32>(h ^ k, 13) * 5 + 0xe6546b64;
+}
+
+/** Are the `n` bytes at `a` and at `b` the same? */
+function sameBytes(a: usize, b: usize, n: u32): bool {
+  let i: u32 = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  while (i < n) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    i++;
+  }
+  return true;
+}
+
+/** The number of the known name whose bytes are the `n` at `at` (0: none), probing from its hash's slot. */
+function nameOf(known: usize, at: usize, n: u32): i32 {
+  if (known == 0 || n == 0 || n > LONGEST_NAME) return 0;
+  const h = nameHash(at, n);
+  let slot = h & (KNOWN_SLOTS - 1);
+  while (true) {
+    const entry = known + <usize>slot * 16;
+    const number = load<i32>(entry, 4);
+    if (number == 0) return 0;
+    if (load<u32>(entry) == h && load<u32>(entry, 12) == n && sameBytes(<usize>load<u32>(entry, 8), at, n))
+      return number;
+    slot = (slot + 1) & (KNOWN_SLOTS - 1);
+  }
 }
 
 function isSpace(b: u32): bool {
@@ -99,9 +172,9 @@ function put(tape: usize, n: i32, kind: i32, first: usize, last: usize): void {
 
 /**
  * The tokens of the one JSON value in [from, to) (whitespace around it allowed), written to `tape`: how many,
- * or -1 when declined. Positions are byte offsets in this module's memory.
+ * or -1 when declined. Positions are byte offsets in this module's memory; `known` is the names' table (0: none).
  */
-export function tokenize(from: usize, to: usize, tape: usize, capacity: i32): i32 {
+export function tokenize(from: usize, to: usize, tape: usize, capacity: i32, known: usize): i32 {
   let p = from;
   let n: i32 = 0;
   let depth: i32 = 0;
@@ -138,7 +211,7 @@ export function tokenize(from: usize, to: usize, tape: usize, capacity: i32): i3
       if (b != 0x22) return DECLINED;
       const q = plainStringEnd(p + 1, to);
       if (q >= to || load<u8>(q) != 0x22) return DECLINED;
-      put(tape, n++, KEY, p + 1, q);
+      put(tape, n++, KEY | (nameOf(known, p + 1, <u32>(q - p - 1)) << 8), p + 1, q);
       p = q + 1;
       while (p < to && isSpace(<u32>load<u8>(p))) p++;
       if (p >= to || load<u8>(p) != 0x3a) return DECLINED;
@@ -160,7 +233,7 @@ export function tokenize(from: usize, to: usize, tape: usize, capacity: i32): i3
     if (b == 0x22) {
       const q = plainStringEnd(p + 1, to);
       if (q >= to || load<u8>(q) != 0x22) return DECLINED;
-      put(tape, n++, STRING, p + 1, q);
+      put(tape, n++, STRING | (nameOf(known, p + 1, <u32>(q - p - 1)) << 8), p + 1, q);
       p = q + 1;
     } else if (b == 0x2d || isDigit(b)) {
       const q = numberEnd(p, to);
