@@ -59,7 +59,9 @@ describe('knownNames', () => {
         if (how === 'add') return name.slice(0, i) + c + name.slice(i);
         return name.slice(0, i) + name.slice(i + 1);
       });
-    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((b) => String.fromCharCode(b)) });
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((b) => String.fromCharCode(b)),
+    });
     fc.assert(
       fc.property(fc.oneof(nearMiss, printable), (s) => {
         if (s.includes('"') || s.includes('\\')) return; // escaped in JSON: the tape declines those strings
