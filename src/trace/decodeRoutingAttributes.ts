@@ -192,10 +192,9 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
       : { nearTieMargin: margin!, menuSize: menuSize!, floor: policyFloor };
   const scorerFloor = toNumber(attrs.get(ATTR_ROUTING_SCORER_FLOOR));
   const categorical = toBool(attrs.get(ATTR_ROUTING_SCORER_CATEGORICAL));
-  const scorerTraits: ScorerTraits = {
-    ...(scorerFloor === undefined ? {} : { floor: scorerFloor }),
-    ...(categorical === undefined ? {} : { categorical }),
-  };
+  const scorerTraits: Mutable<ScorerTraits> = {};
+  if (scorerFloor !== undefined) scorerTraits.floor = scorerFloor;
+  if (categorical !== undefined) scorerTraits.categorical = categorical;
   const effectiveFloor =
     toNumber(attrs.get(ATTR_ROUTING_EFFECTIVE_FLOOR)) ?? recordedPolicyFloor ?? scorerFloor;
 
@@ -215,40 +214,35 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   const nearTie =
     toBool(attrs.get(ATTR_ROUTING_NEAR_TIE)) ??
     (!decisive! && runnerUpId !== undefined && runnerUpGap !== undefined);
-  const provenance = decodeProvenance(attrs);
-
-  return {
-    kind: 'ok',
-    value: {
-      verdict,
-      ...(verdict === 'move' ? { to: to! } : {}),
-      ...(verdict === 'menu' ? { offered: offered! } : {}),
-      decisive: decisive!,
-      nearTie,
-      ranked: ids!.map((id, i) => ({ id, score: restored[i]!, relevance: relevances![i]! })),
-      candidateCount,
-      omitted,
-      ...(aliveCount === undefined ? {} : { aliveCount }),
-      ...(runnerUpId !== undefined && runnerUpGap !== undefined
-        ? { runnerUp: { id: runnerUpId, gap: runnerUpGap } }
-        : {}),
-      ...(incumbentId === undefined
-        ? {}
-        : {
-            incumbent: {
-              id: incumbentId,
-              scored: toBool(attrs.get(ATTR_ROUTING_INCUMBENT_SCORED)) ?? ids!.includes(incumbentId),
-            },
-          }),
-      policy,
-      scorerTraits,
-      ...(effectiveFloor === undefined ? {} : { effectiveFloor }),
-      ...(onlyEffective && effectiveFloor !== undefined ? { floorSource: FLOOR_SOURCE_EFFECTIVE } : {}),
-      floorDeclared: floorDeclared!,
-      ...provenance,
-    },
-  };
+  // Assigned in the order the fields were always written (a record's JSON keeps its key order), one object
+  // built where a dozen conditional spreads built one each.
+  const value = { verdict } as Mutable<RecordedDecision>;
+  if (verdict === 'move') value.to = to!;
+  if (verdict === 'menu') value.offered = offered!;
+  value.decisive = decisive!;
+  value.nearTie = nearTie;
+  value.ranked = ids!.map((id, i) => ({ id, score: restored[i]!, relevance: relevances![i]! }));
+  value.candidateCount = candidateCount;
+  value.omitted = omitted;
+  if (aliveCount !== undefined) value.aliveCount = aliveCount;
+  if (runnerUpId !== undefined && runnerUpGap !== undefined)
+    value.runnerUp = { id: runnerUpId, gap: runnerUpGap };
+  if (incumbentId !== undefined)
+    value.incumbent = {
+      id: incumbentId,
+      scored: toBool(attrs.get(ATTR_ROUTING_INCUMBENT_SCORED)) ?? ids!.includes(incumbentId),
+    };
+  value.policy = policy;
+  value.scorerTraits = scorerTraits;
+  if (effectiveFloor !== undefined) value.effectiveFloor = effectiveFloor;
+  if (onlyEffective && effectiveFloor !== undefined) value.floorSource = FLOOR_SOURCE_EFFECTIVE;
+  value.floorDeclared = floorDeclared!;
+  addProvenance(value, attrs);
+  return { kind: 'ok', value };
 }
+
+/** Fields of a record being built, assignable (the record's own are readonly). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Does the span know only the floor that judged, not whose it was? Said by `floor_source = effective`. A span
@@ -267,24 +261,19 @@ function carriesOnlyEffectiveFloor(attrs: AttributeMap): boolean {
  * optional: a value this routescope does not know (a behaviour a newer release adds, say) is left out rather
  * than refused — the decision itself is whole, and `--policy auto` infers the behaviour of a record without one.
  */
-function decodeProvenance(
-  attrs: AttributeMap,
-): Pick<RecordedDecision, 'semantics' | 'recordedBy' | 'scorerWindow' | 'rebuilt'> {
+function addProvenance(into: Mutable<RecordedDecision>, attrs: AttributeMap): void {
   const semantics = toStr(attrs.get(ATTR_ROUTING_POLICY_SEMANTICS));
   const source = toStr(attrs.get(ATTR_ROUTING_SOURCE));
   const window = toNumber(attrs.get(ATTR_ROUTING_SCORER_WINDOW));
   const rebuiltVerdict = toStr(attrs.get(ATTR_ROUTING_REBUILT_VERDICT));
-  const rebuiltDifferences = toStringArray(attrs.get(ATTR_ROUTING_REBUILT_DIFFERENCES)) ?? [];
-  return {
-    ...(semantics !== undefined && SEMANTICS.has(semantics)
-      ? { semantics: semantics as PolicySemantics }
-      : {}),
-    ...(source !== undefined && SOURCES.has(source) ? { recordedBy: source as RecordedBy } : {}),
-    ...(window !== undefined && Number.isFinite(window) ? { scorerWindow: window } : {}),
-    ...(rebuiltVerdict !== undefined && VERDICTS.has(rebuiltVerdict)
-      ? { rebuilt: { verdict: rebuiltVerdict as Tier2VerdictKind, differences: rebuiltDifferences } }
-      : {}),
-  };
+  if (semantics !== undefined && SEMANTICS.has(semantics)) into.semantics = semantics as PolicySemantics;
+  if (source !== undefined && SOURCES.has(source)) into.recordedBy = source as RecordedBy;
+  if (window !== undefined && Number.isFinite(window)) into.scorerWindow = window;
+  if (rebuiltVerdict !== undefined && VERDICTS.has(rebuiltVerdict))
+    into.rebuilt = {
+      verdict: rebuiltVerdict as Tier2VerdictKind,
+      differences: toStringArray(attrs.get(ATTR_ROUTING_REBUILT_DIFFERENCES)) ?? [],
+    };
 }
 
 /** Put the recorded non-finite scores back at their indexes; a string names what was inconsistent. */
