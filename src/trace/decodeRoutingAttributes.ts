@@ -7,6 +7,7 @@
  * puts in string tags. A span missing a required attribute is `incomplete`: reported, never guessed.
  * Pure.
  */
+import type { Mutable } from '../policy/readEventFields.js';
 import { POLICY_SEMANTICS } from '../policy/routingPolicy.js';
 import type {
   PolicySemantics,
@@ -240,9 +241,6 @@ export function decodeRoutingAttributes(attrs: AttributeMap): DecodeResult<Recor
   addProvenance(value, attrs);
   return { kind: 'ok', value };
 }
-
-/** Fields of a record being built, assignable (the record's own are readonly). */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Does the span know only the floor that judged, not whose it was? Said by `floor_source = effective`. A span

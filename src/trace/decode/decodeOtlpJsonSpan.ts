@@ -44,9 +44,7 @@ function readSpan(c: TapeCursor): SpanView {
   if (c.openObject())
     do {
       // Keys are plain text on a tape (no escapes), so a field is known by its number or is another one.
-      const field = c.keyNumber();
-      c.skipKey();
-      switch (field) {
+      switch (c.readKeyNumber()) {
         case FIELD.traceId:
           traceId = c.readString();
           break;
@@ -98,8 +96,7 @@ function readErrorStatus(c: TapeCursor): boolean {
   let code: string | number | undefined;
   if (c.openObject())
     do {
-      const field = c.keyNumber();
-      c.skipKey();
+      const field = c.readKeyNumber();
       if (field !== FIELD.code) {
         c.skipValue();
         continue;
@@ -119,8 +116,7 @@ function readAttributes(c: TapeCursor): MutableAttributeMap {
       let value: AttributeValue = null;
       if (c.openObject())
         do {
-          const field = c.keyNumber();
-          c.skipKey();
+          const field = c.readKeyNumber();
           if (field === FIELD.key) key = c.readName();
           else if (field === FIELD.value) value = readAnyValue(c);
           else c.skipValue();
@@ -136,7 +132,7 @@ function readAnyValue(c: TapeCursor): AttributeValue {
   // `{}` is how protobuf JSON writes an unset value: null, as unwrapOtlpValue reads it.
   if (!c.openObject()) return null;
   let value: AttributeValue;
-  switch (readValueKind(c)) {
+  switch (c.readKeyNumber()) {
     case FIELD.stringValue:
       value = c.readString();
       break;
@@ -162,13 +158,6 @@ function readAnyValue(c: TapeCursor): AttributeValue {
   return value;
 }
 
-/** The kind key of an AnyValue (`stringValue` …), by its number; 0 when it is another key. */
-function readValueKind(c: TapeCursor): number {
-  const kind = c.keyNumber();
-  c.skipKey();
-  return kind;
-}
-
 /** An intValue: a number, or a decimal string read as Number reads it (blank or not a number: null). */
 function readIntValue(c: TapeCursor): number | null {
   const kind = c.valueStart();
@@ -185,8 +174,7 @@ function readArrayValue(c: TapeCursor): AttributeValue[] {
   let values: AttributeValue[] = [];
   if (c.openObject())
     do {
-      const field = c.keyNumber();
-      c.skipKey();
+      const field = c.readKeyNumber();
       if (field !== FIELD.values) {
         c.skipValue();
         continue;
@@ -212,8 +200,7 @@ function readEvents(c: TapeCursor): EventView[] {
       let attributes: MutableAttributeMap = new Map();
       if (c.openObject())
         do {
-          const field = c.keyNumber();
-          c.skipKey();
+          const field = c.readKeyNumber();
           if (field === FIELD.name) name = c.readString();
           else if (field === FIELD.timeUnixNano) time = readTime(c);
           else if (field === FIELD.attributes) attributes = readAttributes(c);

@@ -103,7 +103,7 @@ export class TapeCursor {
 
   /**
    * Enter an object: true when it has a member (the cursor then on its key), false when it is `{}`. Walked as
-   * `if (c.openObject()) do { field = c.keyNumber(); c.skipKey(); …value… } while (c.nextMember());`.
+   * `if (c.openObject()) do { field = c.readKeyNumber(); …value… } while (c.nextMember());`.
    */
   openObject(): boolean {
     if (this.kind() !== OPEN_OBJECT) decline();
@@ -132,15 +132,12 @@ export class TapeCursor {
     return false;
   }
 
-  /** The number of the known name the next key is (FIELD), 0 when it is none or no key is next. */
-  keyNumber(): number {
-    return this.kind() === KEY ? this.nameNumber() : 0;
-  }
-
-  /** Step past the key here (after keyNumber said which it is). */
-  skipKey(): void {
+  /** Step past the key here: the number of the known name it is (FIELD), 0 when it is none. */
+  readKeyNumber(): number {
     if (this.kind() !== KEY) decline();
+    const number = this.nameNumber();
     this.at++;
+    return number;
   }
 
   /**

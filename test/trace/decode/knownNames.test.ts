@@ -15,8 +15,7 @@ function numbersOf(name: string): { asKey: number } {
   const c = reader.readTape(body, 0, body.length);
   if (c === undefined) throw new Error(`the tape declined ${JSON.stringify(name)}`);
   expect(c.openObject()).toBe(true);
-  const asKey = c.keyNumber();
-  c.skipKey();
+  const asKey = c.readKeyNumber();
   expect(c.readName()).toBe(name);
   return { asKey };
 }
