@@ -19,8 +19,8 @@
  * Pure. No I/O.
  */
 import type { TraceRecord } from '../record/types.js';
-import { DEFAULT_MAX_STORED_STRING } from './cutString.js';
-import { createRecordPacker } from './packedRecords.js';
+import { DEFAULT_MAX_STORED_STRING } from '../trace/bytes/cutString.js';
+import { createRecordPacker } from '../trace/bytes/packedRecords.js';
 
 /** How many records the window holds. */
 export interface DecisionWindowConfig {

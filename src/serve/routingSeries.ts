@@ -24,7 +24,7 @@ import {
   PROM_ROUTING_GAP_SUM,
 } from '../semconv/metricNames.js';
 import type { DecisionRecord } from '../record/types.js';
-import { cutString } from './cutString.js';
+import { cutString } from '../trace/bytes/cutString.js';
 
 /** Label sets kept before further ones overflow. */
 export const MAX_ROUTING_SERIES = 10_000;

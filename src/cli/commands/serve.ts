@@ -21,7 +21,7 @@ import { escapeControlChars } from '../../report/escapeControlChars.js';
 import { countOf, formatCount } from '../../report/formatValues.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../../trace/formats/readAgentfootprintEvent.js';
 import { DEFAULT_DECISION_WINDOW_CONFIG } from '../../serve/decisionWindow.js';
-import { MIN_STORED_STRING } from '../../serve/cutString.js';
+import { MIN_STORED_STRING } from '../../trace/bytes/cutString.js';
 import { DEFAULT_MAX_BODY } from '../../serve/otlpReceiver.js';
 import type { OutBacklog } from '../../serve/outFile.js';
 import {

@@ -6,7 +6,6 @@
  * record builder, and the line or record number it has reached, which problems carry.
  */
 import type { TraceRecordBuilder } from '../buildTraceRecords.js';
-import type { ByteSink } from '../bytes/byteSink.js';
 import { InputError } from '../inputError.js';
 import { reportProblem } from '../readStats.js';
 import type { ReadStats, ScannerChoice } from '../types.js';
@@ -23,18 +22,12 @@ export interface FileContext {
   /** The last line or record number started (problems after a stream error point just past it). */
   line: number;
   /**
-   * A `--jobs` worker's hand-off: routing lines the scan can read are not parsed here. The request the scan
-   * rebuilds (its slices checked, not parsed: scanOtlpJsonLineInto) is written to `sink` from byte `start`,
-   * and the main thread reads it with readScannedLine.
-   */
-  /**
    * Walk every byte of every line (the exact read) instead of skipping to the routing spans where a line is
    * in the Collector's shape (fastPath/skipToRoutingSpans), which cannot see damage in the middle of a line.
    */
   readonly exact?: boolean;
   /** The scanner that indexes lines for the skipping read (ReadOptions.scanner). @default 'simd' */
   readonly scanner?: ScannerChoice;
-  readonly deferScanned?: { readonly sink: ByteSink; scanned(start: number, line: number): void };
 }
 
 /** A named file in no known format is an input error; one found in a folder is reported and skipped. */

@@ -2,12 +2,11 @@
  * readInParallel — `--jobs N`: the same records and stats as readTraceInputs, read by N worker threads.
  *
  * Each file is a unit; a plain JSON-lines file of 2·SPLIT_MIN_BYTES or more is cut at line ends into parts of
- * about size ÷ 16N. Workers read and walk: a routing line the scan takes is only checked, and the request it
- * rebuilds goes, as bytes moved without a copy (and handed back to be reused), to the main thread, which
- * parses it and reads it with readScannedLine, the single reader's own code; other lines are read in the
- * worker up to the duplicate check (classifySpan). Objects cost more to hand over than they save. The main
- * thread merges strictly in unit order through one record builder and its one duplicate filter, with line
- * numbers shifted by the parts before, so records, order, problems and duplicates are those of `--jobs 1`.
+ * about size ÷ 16N. Workers read each unit as one thread reads (readInputUnit) up to the duplicate check, and
+ * hand what each candidate span gives over packed as bytes, moved without a copy (and handed back to be
+ * reused); objects cost more to hand over than they save. The main thread unpacks and merges strictly in unit
+ * order through one record builder and its one duplicate filter, with line numbers shifted by the parts
+ * before, so records, order, problems and duplicates are those of `--jobs 1`.
  * Read on one thread instead: stdin ('-'), and inputs under PARALLEL_MIN_BYTES in all. Without the compiled
  * worker script (tests run the sources) units run on this thread through the same code. At most 2N + 2 units
  * are read ahead of the merge.
@@ -24,7 +23,8 @@ import { markBeforeFile, noteFileWithoutTraces, type FileReadMark } from '../fil
 import { isPlainJsonLines } from '../formats/sniffFormat.js';
 import { MAX_LINE_BYTES } from '../formats/readLimits.js';
 import { openInputFile } from '../openInputFile.js';
-import { readInputUnit, readScannedLine, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
+import { readInputUnit, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
+import { createRecordPacker } from '../bytes/packedRecords.js';
 import { createHoldingBuilder, readTraceInputs, releaseHeld, type ReadOptions } from '../readTraceInputs.js';
 import type { ReadProblem, ReadStats } from '../types.js';
 import type { RecordSource, TraceRecord } from '../../record/types.js';
@@ -43,8 +43,8 @@ const SEEK_STEP = 64 * 1024;
 /** Reads units somewhere (worker threads, or this thread) and closes down when done. */
 export interface UnitRunner {
   run(unit: ReadUnit): Promise<ReadUnitResult>;
-  /** A merged unit's `scanned` bytes, given back to be written over by a later unit. */
-  recycle?(scanned: Uint8Array): void;
+  /** A merged unit's `packed` bytes, given back to be written over by a later unit. */
+  recycle?(packed: Uint8Array): void;
   close(): Promise<void>;
 }
 
@@ -65,9 +65,9 @@ export function createInThreadRunner(): UnitRunner {
   const spare: Buffer[] = [];
   return {
     run: (unit) => readInputUnit(unit, spare.pop()),
-    recycle(scanned) {
+    recycle(packed) {
       // A few are enough: units read ahead take one each, and a merged unit gives its one back.
-      if (spare.length < 4) spare.push(Buffer.from(scanned.buffer, scanned.byteOffset));
+      if (spare.length < 4) spare.push(Buffer.from(packed.buffer, packed.byteOffset));
     },
     close: async () => {},
   };
@@ -122,10 +122,10 @@ export function createWorkerRunner(jobs: number): UnitRunner {
         give(worker);
       }
     },
-    recycle(scanned) {
+    recycle(packed) {
       // To the workers in turn: each keeps what it is given for its next units.
       const worker = all[recycled++ % all.length];
-      const buffer = scanned.buffer as ArrayBuffer;
+      const buffer = packed.buffer as ArrayBuffer;
       if (worker !== undefined && buffer.byteLength > 0) worker.postMessage({ recycle: buffer }, [buffer]);
     },
     async close() {
@@ -318,27 +318,20 @@ export async function* readInParallel(
           else reportProblem(stats, shift(problem, unit, offset));
         }
       };
-      const scanned = Buffer.from(
-        result.scanned.buffer,
-        result.scanned.byteOffset,
-        result.scanned.byteLength,
-      );
+      const packed = Buffer.from(result.packed.buffer, result.packed.byteOffset, result.packed.byteLength);
+      const unpacker = createRecordPacker({ tables: result.tables });
       for (const entry of result.spans) {
         mergeProblemsUpTo(entry.problemsBefore);
-        if ('outcome' in entry) {
-          applyOutcome(unit.split ? shiftOutcome(entry.outcome, offset) : entry.outcome, out);
-        } else {
-          const line = unit.split ? entry.line + offset : entry.line;
-          readScannedLine(unit.file, unit.named, scanned, entry, line, stats, builder, out);
-        }
+        const outcome = unpacker.unpack(packed, entry.start, entry.end) as SpanOutcome;
+        applyOutcome(unit.split ? shiftOutcome(outcome, offset) : outcome, out);
         if (out.length > 0) {
           yield* out;
           out.length = 0;
         }
       }
       mergeProblemsUpTo(r.problems.length + r.problemsDropped);
-      // Every scanned request has been read into strings: the bytes can be written over.
-      runner.recycle?.(result.scanned);
+      // Every outcome has been unpacked into objects: the bytes can be written over.
+      runner.recycle?.(result.packed);
       if (result.inputError !== undefined)
         throw new InputError(result.inputError.message, result.inputError.input);
       lineOffset += result.lines;

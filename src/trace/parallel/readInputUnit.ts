@@ -2,19 +2,22 @@
  * readInputUnit — what one `--jobs` reader thread does with one unit: a whole file, or a byte range of a
  * JSON-lines file cut at line ends.
  *
- * A unit is read up to the duplicate check, so the main thread can merge units in input order through its one
- * record builder (readInParallel): each candidate span's outcome is worked out here (classifySpan), and routing
- * lines the scan can read are only scanned, their rebuilt requests handed over as bytes (readScannedLine reads
- * them on the main thread).
+ * A unit is read as one thread reads a file (the skipping read, each routing span decoded from its bytes) up
+ * to the duplicate check, so the main thread can merge units in input order through its one record builder
+ * (readInParallel): what each candidate span gives (classifySpan's outcome: its records and problems) is worked
+ * out here and packed into bytes (packedRecords), which move to the main thread without a copy, with the
+ * packer's tables beside them. Structured cloning the outcomes as objects cost the main thread more than
+ * reading the spans itself; unpacking one costs it about 5 µs, decoding one about 20 (docs/performance.md).
  */
 import type { FileHandle } from 'node:fs/promises';
 import { classifySpan, type SpanOutcome, type TraceRecordBuilder } from '../buildTraceRecords.js';
+import { createRecordPacker, type PackerTables } from '../bytes/packedRecords.js';
 import { ByteSink } from '../bytes/byteSink.js';
 import type { ByteStream } from '../bytes/peekStream.js';
 import { readFileChunks } from '../bytes/readFileChunks.js';
 import { badLine, type FileContext } from '../formats/fileContext.js';
 import { DEFAULT_EVENT_LOG_OPTIONS, type EventLogOptions } from '../formats/readAgentfootprintEvent.js';
-import { readJsonLines, readJsonText } from '../formats/readJsonLines.js';
+import { readJsonLines } from '../formats/readJsonLines.js';
 import { readOneInput } from '../formats/readOneInput.js';
 import { InputError } from '../inputError.js';
 import { sanitizeMessage } from '../normalizeSpanFields.js';
@@ -44,49 +47,24 @@ export interface ReadUnit {
   readonly scanner?: ScannerChoice;
 }
 
-/**
- * Read on the main thread a routing line a worker scanned (ReadUnitResult): the same records, problems and
- * counts as reading that line in one thread, into `stats` through `builder`.
- */
-export function readScannedLine(
-  file: string,
-  named: boolean,
-  bytes: Buffer,
-  entry: ScannedEntry,
-  line: number,
-  stats: ReadStats,
-  builder: TraceRecordBuilder,
-  out: TraceRecord[],
-): void {
-  const ctx: FileContext = { file, named, stats, builder, events: DEFAULT_EVENT_LOG_OPTIONS, line };
-  // The worker checked every slice (isJsonValue), so this parses; were they ever to disagree, the line is
-  // reported as one that does not parse, as a single thread would report it.
-  const reason = readJsonText(ctx, bytes.toString('utf8', entry.start, entry.end), line, out);
-  if (reason !== undefined) badLine(ctx, line, reason);
-}
-
-/** A routing line a worker scanned: its rebuilt request is bytes [start, end) of the unit's `scanned`. */
-export interface ScannedEntry {
+/** What one candidate span gave: packed into bytes [start, end) of the unit's `packed`. */
+export interface PackedOutcome {
   readonly start: number;
   readonly end: number;
-  readonly line: number;
+  /** Problems of the unit reported before this span. */
   readonly problemsBefore: number;
 }
-
-/** One entry of a unit's result: a candidate span worked out in the worker, or a scanned line to read. */
-export type UnitEntry = { readonly outcome: SpanOutcome; readonly problemsBefore: number } | ScannedEntry;
 
 /** What reading one unit found, to be merged in unit order (see readInParallel.ts). */
 export interface ReadUnitResult {
   /** Counters and problems; line numbers of a split unit are relative (1 = the unit's first line). */
   readonly stats: ReadStats;
-  /**
-   * What each candidate routing span gives and each scanned routing line holds, in order; `problemsBefore`
-   * problems of this unit came first.
-   */
-  readonly spans: UnitEntry[];
-  /** The requests of the scanned lines, one after another (transferred from a worker, not copied). */
-  readonly scanned: Uint8Array;
+  /** What each candidate span gives (its SpanOutcome), in order. */
+  readonly spans: PackedOutcome[];
+  /** The outcomes, packed one after another (transferred from a worker, not copied). */
+  readonly packed: Uint8Array;
+  /** The packer's tables, to unpack `packed` (createRecordPacker({ tables })). */
+  readonly tables: PackerTables;
   /** Lines started in this unit (blank ones too). */
   readonly lines: number;
   /** The number the unit's lines were counted from: its line `lineBase + k` is its k-th line. */
@@ -98,28 +76,29 @@ export interface ReadUnitResult {
 /**
  * Read one unit up to the duplicate check: each candidate span's records and problems are worked out here
  * (classifySpan), and the caller applies them through its one record builder in input order, so duplicates
- * across units are caught exactly as in a single-threaded read. Routing lines the scan reads are only
- * scanned: their rebuilt requests go into `scanned` (written over `reuse`, a buffer handed back, if given),
- * for the caller to parse and read with readScannedLine.
+ * across units are caught exactly as in a single-threaded read. The outcomes are packed into `packed`
+ * (written over `reuse`, a buffer handed back, if given).
  */
 export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<ReadUnitResult> {
   const stats = createReadStats();
-  const spans: UnitEntry[] = [];
+  const spans: PackedOutcome[] = [];
   const sink = new ByteSink(reuse);
+  const packer = createRecordPacker();
+  const keep = (outcome: SpanOutcome): void => {
+    const start = sink.length;
+    const packed = packer.pack(outcome);
+    sink.writeBytes(packed, 0, packed.length);
+    spans.push({ start, end: sink.length, problemsBefore: countProblems(stats) });
+  };
   const forward: TraceRecordBuilder = {
     countPlainSpans(count) {
       stats.spans += count;
       stats.nonRoutingSpans += count;
     },
     addSpan(span, resource, source) {
-      spans.push({
-        outcome: classifySpan(span, resource, source),
-        problemsBefore: countProblems(stats),
-      });
+      keep(classifySpan(span, resource, source));
     },
-    applySpanOutcome(outcome) {
-      spans.push({ outcome, problemsBefore: countProblems(stats) });
-    },
+    applySpanOutcome: keep,
   };
   // A later part starts its count at 1, so its first line is never taken for the file's first (BOM) line.
   const lineBase = unit.split && unit.start > 0 ? 1 : 0;
@@ -132,19 +111,13 @@ export async function readInputUnit(unit: ReadUnit, reuse?: Buffer): Promise<Rea
     exact: unit.exact === true,
     scanner: unit.scanner ?? 'simd',
     line: lineBase,
-    deferScanned: {
-      sink,
-      scanned(start, line) {
-        const problemsBefore = countProblems(stats);
-        spans.push({ start, end: sink.length, line, problemsBefore });
-      },
-    },
   };
   // What was read so far; an input that cannot be read (or stops being readable) ends the unit with its error.
   const result = (error?: InputError): ReadUnitResult => ({
     stats,
     spans,
-    scanned: sink.bytes.subarray(0, sink.length),
+    packed: sink.bytes.subarray(0, sink.length),
+    tables: packer.tables(),
     lines: ctx.line - lineBase,
     lineBase,
     ...(error === undefined ? {} : { inputError: { message: error.message, input: error.input } }),

@@ -1,7 +1,7 @@
 /**
  * readWorker — the worker thread of `--jobs N`: reads the units the main thread posts and answers with what
- * it found (readInputUnit). Messages in: `{ id, unit }`, and `{ recycle }` — a unit's scanned bytes handed
- * back, kept to be written over by a later unit. Out: `{ id, result }` (the scanned bytes moved, not copied)
+ * it found (readInputUnit). Messages in: `{ id, unit }`, and `{ recycle }` — a unit's packed bytes handed
+ * back, kept to be written over by a later unit. Out: `{ id, result }` (the packed bytes moved, not copied)
  * or `{ id, error }`.
  */
 import { parentPort } from 'node:worker_threads';
@@ -18,7 +18,7 @@ parentPort?.on('message', (message: { id: number; unit: ReadUnit } | { recycle: 
   }
   const reuse = spare.pop();
   readInputUnit(message.unit, reuse === undefined ? undefined : Buffer.from(reuse)).then(
-    (result) => parentPort?.postMessage({ id: message.id, result }, [result.scanned.buffer as ArrayBuffer]),
+    (result) => parentPort?.postMessage({ id: message.id, result }, [result.packed.buffer as ArrayBuffer]),
     (error: unknown) =>
       parentPort?.postMessage({
         id: message.id,

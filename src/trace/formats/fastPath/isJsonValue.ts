@@ -1,14 +1,13 @@
 /**
  * isJsonValue — is a byte range exactly one JSON value (RFC 8259) that JSON.parse accepts once decoded as UTF-8?
  *
- * For `--jobs`: a worker checks the routing spans it hands to the main thread with this instead of parsing
- * them (JSON.parse there, and again on the main thread, cost twice what checking does). What JSON.parse
- * accepts, byte by byte: whitespace is space, tab, CR and LF; strings hold no raw byte below 0x20 and only the
- * escapes `\" \\ \/ \b \f \n \r \t \uXXXX`; numbers are `-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`; the literals
+ * What JSON.parse accepts, byte by byte: whitespace is space, tab, CR and LF; strings hold no raw byte below
+ * 0x20 and only the escapes `\" \\ \/ \b \f \n \r \t \uXXXX`; numbers are `-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`; the literals
  * are `true`, `false` and `null`; objects have string keys. Bytes from 0x80 up are accepted inside strings
  * whatever they are, as decoding turns bad UTF-8 into U+FFFD rather than failing. Nesting depth is not limited
- * (V8's JSON.parse is not recursive). A property test holds it to JSON.parse. findJsonError says where a
- * range stops being JSON (V8's messages do not always say), for a damaged document's problem line. No I/O.
+ * (V8's JSON.parse is not recursive). A property test holds isJsonValue to JSON.parse. findJsonError says
+ * where a range stops being JSON (V8's messages do not always say), for a damaged document's problem line
+ * (readJsonDocument). No I/O.
  */
 import { BACKSLASH, JSON_SPACE, QUOTE } from '../jsonBytes.js';
 

@@ -4,17 +4,16 @@
  *
  * First, unless the read is exact (`--exact-read`), a line in the Collector's compact shape is not walked at
  * all: skipToRoutingSpans counts its spans and finds its routing spans by native searches, and only those (and
- * their resources) are parsed, or, in a `--jobs` worker, checked and handed over. A line it declines, or whose
- * slices do not parse, goes on as below, untouched.
+ * their resources) are read. A line it declines, or whose slices do not parse, goes on as below, untouched.
  *
  * Every routing key and name contains ROUTING_MARKER, so a line without it is not parsed: in the Collector's
  * plain request shape its spans are counted by the scan's walk (countOtlpJsonLineSpans: every item of every
  * `spans` list, exactly as a parse counts them, and the line's tokens and brackets checked), so truncation,
  * glued writes and garbage are reported; a flipped byte inside a string or number is not seen (the price of not
  * parsing). Metrics and logs requests sharing the file are skipped. A routing line in the plain shape is read
- * by parsing only the spans that carry the marker (scanOtlpJsonLine), or, in a `--jobs` worker, scanned and
- * handed to the main thread (scanOtlpJsonLineInto). Anything else is declined and parsed whole by the caller,
- * so a wrong shape (JSON that is not a trace) is reported there.
+ * by parsing only the spans that carry the marker (scanOtlpJsonLine). Anything else is declined and parsed
+ * whole by the caller, so a wrong shape (JSON that is not a trace) is reported there. A `--jobs` worker reads
+ * lines exactly so (its builder packs what each span gives for the main thread: trace/parallel).
  */
 import type { TraceRecord } from '../../../record/types.js';
 import {
@@ -27,18 +26,11 @@ import { decodeOtlpJsonSpan } from '../../decode/decodeOtlpJsonSpan.js';
 import type { ResourceView, SpanView } from '../../internal-types.js';
 import { readResourceView } from '../readOtlpJson.js';
 import { countProblems, createReadStats } from '../../readStats.js';
-import type { ByteSink } from '../../bytes/byteSink.js';
 import type { FileContext } from '../fileContext.js';
 import { OPEN_BRACE } from '../jsonBytes.js';
 import { OTLP_REQUEST_OPENER, ROUTING_MARKER_BYTES } from '../readLimits.js';
 import { isWholeJsonContainer } from './checkJsonStructure.js';
-import { isJsonValue } from './isJsonValue.js';
-import {
-  countOtlpJsonLineSpans,
-  scanOtlpJsonLine,
-  scanOtlpJsonLineInto,
-  writeSlicedRequest,
-} from './scanOtlpJsonLine.js';
+import { countOtlpJsonLineSpans, scanOtlpJsonLine } from './scanOtlpJsonLine.js';
 import { skipToRoutingSpans, type SkippedLine } from './skipToRoutingSpans.js';
 import { loadSimdScanner } from './simd/simdNeedles.js';
 import { findNeedlesByIndexOf, type FindNeedles } from './lineNeedles.js';
@@ -56,7 +48,7 @@ const OTHER_SIGNAL = /^\{\s*"resource(Metrics|Logs|Profiles)"/;
 export type ReadJsonValue = (ctx: FileContext, value: unknown, line: number, out: TraceRecord[]) => void;
 
 /**
- * True when the line was dealt with here (counted, skipped, read or handed over); false when the caller must
+ * True when the line was dealt with here (counted, skipped or read); false when the caller must
  * parse it whole, as it would without the fast path.
  */
 export function readWithoutParsing(
@@ -103,30 +95,18 @@ export function* readWithoutParsingSteps(
     // Any other shape is parsed: its spans are counted exactly, and JSON that is not a trace is reported.
   } else if (body[0] === OPEN_BRACE) {
     // A routing line: parse only the spans that carry the marker, when it is in the Collector's plain shape.
-    const defer = ctx.deferScanned;
-    if (defer !== undefined) {
-      const start = defer.sink.length;
-      if (scanOtlpJsonLineInto(body, ROUTING_MARKER_BYTES, defer.sink)) {
-        defer.scanned(start, line);
-        return true;
-      }
-      // Declined: scanOtlpJsonLine would decline too (the same walk; isJsonValue agrees with JSON.parse),
-      // so the line is read whole, as it would be.
-    } else {
-      const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
-      if (selective !== undefined) {
-        readJsonValue(ctx, selective, line, out);
-        return true;
-      }
+    const selective = scanOtlpJsonLine(body, ROUTING_MARKER_BYTES);
+    if (selective !== undefined) {
+      readJsonValue(ctx, selective, line, out);
+      return true;
     }
   }
   return false;
 }
 
 /**
- * Read what skipToRoutingSpans found: the routing spans and their resources parsed (or, in a `--jobs` worker,
- * checked and handed over as a request holding only them), the other spans counted. False, nothing recorded,
- * when a slice is not JSON after all (the caller walks the line, which reports it).
+ * Read what skipToRoutingSpans found: the routing spans and their resources read, the other spans counted.
+ * False, nothing recorded, when a slice is not JSON after all (the caller walks the line, which reports it).
  */
 function* readSkipped(
   ctx: FileContext,
@@ -138,16 +118,7 @@ function* readSkipped(
 ): Generator<void, boolean, void> {
   let routing = 0;
   for (const item of skipped.resources) routing += item.spans.length;
-  if (routing > 0) {
-    const defer = ctx.deferScanned;
-    if (defer !== undefined) {
-      const start = defer.sink.length;
-      if (!writeSkippedRequest(body, skipped, defer.sink)) return false;
-      defer.scanned(start, line);
-    } else {
-      if (!(yield* readSkippedSpans(ctx, body, skipped, line, out, readJsonValue))) return false;
-    }
-  }
+  if (routing > 0 && !(yield* readSkippedSpans(ctx, body, skipped, line, out, readJsonValue))) return false;
   const plain = skipped.spans - routing;
   if (plain > 0) ctx.builder.countPlainSpans(plain);
   return true;
@@ -268,24 +239,6 @@ function parseSkippedRequest(body: Buffer, skipped: SkippedLine): { resourceSpan
     return undefined;
   }
   return { resourceSpans };
-}
-
-/**
- * The same request written to `sink` as JSON, each slice checked with isJsonValue instead of parsed (for the
- * main thread to parse); false, sink untouched, when one is not JSON.
- */
-function writeSkippedRequest(body: Buffer, skipped: SkippedLine, sink: ByteSink): boolean {
-  for (const item of skipped.resources) {
-    if (item.resource !== undefined && !isJsonValue(body, item.resource.start, item.resource.end))
-      return false;
-    for (const span of item.spans) if (!isJsonValue(body, span.start, span.end)) return false;
-  }
-  writeSlicedRequest(
-    body,
-    skipped.resources.map((item) => ({ resource: item.resource, scopeSpans: [{ spans: item.spans }] })),
-    sink,
-  );
-  return true;
 }
 
 /**

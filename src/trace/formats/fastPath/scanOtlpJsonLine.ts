@@ -18,14 +18,9 @@
  * broken token, brackets that do not match, bytes after the request, a slice that does not parse — returns
  * undefined, nothing recorded, and the caller parses the line whole, with its bad-line reporting unchanged.
  * As for lines without the marker, a byte flipped inside a non-routing span's strings or numbers is not seen:
- * the price of not parsing.
- *
- * scanOtlpJsonLineInto is the same scan for `--jobs` workers: it parses nothing, checks each slice with
- * isJsonValue, and writes the rebuilt request as JSON bytes to a ByteSink for the main thread to parse. No I/O.
+ * the price of not parsing. No I/O.
  */
-import type { ByteSink } from '../../bytes/byteSink.js';
 import { escapesAWordCharacter } from './escapesAWordCharacter.js';
-import { isJsonValue } from './isJsonValue.js';
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -87,8 +82,6 @@ class LineScanner {
   constructor(
     private readonly buf: Buffer,
     private readonly marker: Buffer,
-    /** Check each slice and keep where it is instead of parsing it (scanOtlpJsonLineInto). */
-    private readonly asSlices = false,
   ) {}
 
   skipSpace(i: number): number {
@@ -221,9 +214,8 @@ class LineScanner {
     }
   }
 
-  /** JSON.parse of the byte range (or the range itself, checked, when asked for slices), or FAILED_PARSE. */
+  /** JSON.parse of the byte range, or FAILED_PARSE. */
   parse(start: number, end: number): unknown {
-    if (this.asSlices) return isJsonValue(this.buf, start, end) ? { start, end } : FAILED_PARSE;
     try {
       return JSON.parse(this.buf.toString('utf8', start, end)) as unknown;
     } catch {
@@ -298,70 +290,19 @@ function scanResourceSpans(scanner: LineScanner, start: number, out: Rebuilt[]):
  * resources) parsed, or undefined when the line is not in the plain shape handled here.
  */
 export function scanOtlpJsonLine(body: Buffer, marker: Buffer): { resourceSpans: unknown[] } | undefined {
-  const list = scanRequest(body, marker, false);
+  const list = scanRequest(body, marker);
   return list === undefined ? undefined : { resourceSpans: list };
 }
 
-/**
- * The same scan, writing the request it rebuilds to `sink` as JSON — `{"resourceSpans":[…]}` holding only the
- * marker spans, their resources and a `0` for every other span — without parsing anything: each slice is
- * checked with isJsonValue instead. JSON.parse of what was written is scanOtlpJsonLine's value. Returns
- * whether it wrote (false, sink untouched: read the line as scanOtlpJsonLine's caller would). For `--jobs`: a
- * worker finds and checks the slices, the main thread parses them.
- */
-export function scanOtlpJsonLineInto(body: Buffer, marker: Buffer, sink: ByteSink): boolean {
-  const list = scanRequest(body, marker, true);
-  if (list === undefined) return false;
-  writeSlicedRequest(body, list as SlicedResourceSpans[], sink);
-  return true;
-}
-
-/** A `resourceSpans` item whose resource and spans are checked slices of a line (a skipped span is `0`). */
-export interface SlicedResourceSpans {
-  readonly resource?: Slice | undefined;
-  readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<Slice | 0> }>;
-}
-
-/**
- * Write `{"resourceSpans":[…]}` holding `list`'s items to `sink`, each slice copied from `body` as it is: the
- * request a `--jobs` worker hands to the main thread (scanOtlpJsonLineInto, and the skipping read's).
- */
-export function writeSlicedRequest(body: Buffer, list: readonly SlicedResourceSpans[], sink: ByteSink): void {
-  sink.writeAscii('{"resourceSpans":[');
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i]!;
-    sink.writeAscii(i === 0 ? '{' : ',{');
-    if (item.resource !== undefined) {
-      sink.writeAscii('"resource":');
-      sink.writeBytes(body, item.resource.start, item.resource.end);
-      sink.writeAscii(',');
-    }
-    sink.writeAscii('"scopeSpans":[');
-    for (let j = 0; j < item.scopeSpans.length; j++) {
-      sink.writeAscii(j === 0 ? '{"spans":[' : ',{"spans":[');
-      const spans = item.scopeSpans[j]!.spans;
-      for (let k = 0; k < spans.length; k++) {
-        if (k > 0) sink.writeAscii(',');
-        const span = spans[k]!;
-        if (span === 0) sink.writeAscii('0');
-        else sink.writeBytes(body, span.start, span.end);
-      }
-      sink.writeAscii(']}');
-    }
-    sink.writeAscii(']}');
-  }
-  sink.writeAscii(']}');
-}
-
-/** Where a checked slice is, in slices mode: a byte range [start, end) of the line. */
+/** Where a span or resource is: a byte range [start, end) of the line (skipToRoutingSpans). */
 export interface Slice {
   readonly start: number;
   readonly end: number;
 }
 
-function scanRequest(body: Buffer, marker: Buffer, asSlices: boolean): Rebuilt[] | undefined {
+function scanRequest(body: Buffer, marker: Buffer): Rebuilt[] | undefined {
   if (escapesAWordCharacter(body)) return undefined;
-  const scanner = new LineScanner(body, marker, asSlices);
+  const scanner = new LineScanner(body, marker);
   const list: Rebuilt[] = [];
   let seenList = false;
   const end = scanner.eachMember(scanner.skipSpace(0), (keyStart, keyEnd, valueStart) => {
@@ -391,7 +332,7 @@ const NO_MARKER = Buffer.alloc(0);
  * caller parses it, so a line that is not a trace is reported). For lines without the marker.
  */
 export function countOtlpJsonLineSpans(body: Buffer, marker: Buffer): number | undefined {
-  const list = scanRequest(body, marker, true);
+  const list = scanRequest(body, marker);
   if (list === undefined) return undefined;
   let spans = 0;
   for (const item of list) for (const scope of item.scopeSpans) spans += scope.spans.length;

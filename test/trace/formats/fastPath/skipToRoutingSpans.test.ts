@@ -13,7 +13,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTraceRecordBuilder } from '../../../../src/trace/buildTraceRecords.js';
-import { ByteSink } from '../../../../src/trace/bytes/byteSink.js';
 import type { FileContext } from '../../../../src/trace/formats/fileContext.js';
 import { DEFAULT_EVENT_LOG_OPTIONS } from '../../../../src/trace/formats/readAgentfootprintEvent.js';
 import { readJsonTraceValue } from '../../../../src/trace/formats/readJsonTraceValue.js';
@@ -88,36 +87,6 @@ function readFast(
     readJsonTraceValue(value, { file: c.file, line: at }, c.builder, out);
   });
   return { records, stats: withoutScan(stats), read };
-}
-
-/**
- * The `--jobs` hand-off: the worker counts plain spans and writes the routing request to a sink; reading
- * that request, plus the count, must give what the whole parse gives.
- */
-function readHandedOver(line: string): { records: TraceRecord[]; stats: ReadStats } {
-  const stats = createReadStats();
-  const builder = createTraceRecordBuilder(stats);
-  const sink = new ByteSink();
-  const handed: Array<{ start: number; end: number }> = [];
-  const ctx: FileContext = {
-    file: 'f',
-    named: true,
-    stats,
-    builder,
-    events: DEFAULT_EVENT_LOG_OPTIONS,
-    line: 1,
-    deferScanned: { sink, scanned: (start) => handed.push({ start, end: sink.length }) },
-  };
-  const records: TraceRecord[] = [];
-  expect(readWithoutParsing(ctx, Buffer.from(line), 1, records, () => {})).toBe(true);
-  for (const { start, end } of handed)
-    readJsonTraceValue(
-      JSON.parse(sink.bytes.toString('utf8', start, end)),
-      { file: 'f', line: 1 },
-      builder,
-      records,
-    );
-  return { records, stats: withoutScan(stats) };
 }
 
 /**
@@ -230,9 +199,6 @@ describe('skipToRoutingSpans', () => {
         const javascript = readFast(line, false, 'javascript');
         expect(javascript.records).toEqual(whole.records);
         expect(javascript.stats).toEqual(whole.stats);
-        const handed = readHandedOver(line);
-        expect(handed.records).toEqual(whole.records);
-        expect(handed.stats).toEqual(whole.stats);
         // The exact read (the walk) agrees too.
         const exact = readFast(line, true);
         expect(exact.records).toEqual(whole.records);

@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTraceRecordBuilder } from '../../src/trace/buildTraceRecords.js';
-import { readJsonTraceValue } from '../../src/trace/formats/readJsonTraceValue.js';
-import { createReadStats } from '../../src/trace/readStats.js';
-import { createRecordPacker, MAX_KEYS } from '../../src/serve/packedRecords.js';
-import type { TraceRecord } from '../../src/record/types.js';
-import { propertyRuns } from '../helpers/propertyRuns.js';
-import { recordScenario, toOtlpJson } from '../trace/traceScenario.js';
+import { createTraceRecordBuilder } from '../../../src/trace/buildTraceRecords.js';
+import { readJsonTraceValue } from '../../../src/trace/formats/readJsonTraceValue.js';
+import { createReadStats } from '../../../src/trace/readStats.js';
+import { createRecordPacker, MAX_KEYS } from '../../../src/trace/bytes/packedRecords.js';
+import type { TraceRecord } from '../../../src/record/types.js';
+import { propertyRuns } from '../../helpers/propertyRuns.js';
+import { recordScenario, toOtlpJson } from '../traceScenario.js';
 
 let real: TraceRecord[];
 beforeAll(async () => {
@@ -103,6 +103,34 @@ describe('packRecord / unpackRecord', () => {
     // An id let go is used again, for another string, and reads back as that one.
     const c = Buffer.from(packer.pack({ id: 'shipping' }));
     expect(packer.unpack(c, 0, c.length)).toEqual({ id: 'shipping' });
+  });
+
+  it('law: a packer made from the tables of another unpacks all it packed, let-go values included (fast-check)', () => {
+    // How a --jobs worker hands its records over: the bytes and the tables travel, the packer does not.
+    const item = fc.oneof(
+      fc.anything({ withNullPrototype: false, withObjectString: false }),
+      fc.constantFrom(...real),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(item, fc.boolean()), { maxLength: 20 }), (steps) => {
+        const packer = createRecordPacker();
+        const kept: Array<{ value: unknown; bytes: Buffer }> = [];
+        for (const [value, letGo] of steps) {
+          const bytes = Buffer.from(packer.pack(value));
+          // A value let go frees its shared strings' ids for later values: the tables then hold holes.
+          if (letGo) packer.release(bytes, 0, bytes.length);
+          else kept.push({ value, bytes });
+        }
+        const tables = packer.tables();
+        const elsewhere = createRecordPacker({ tables: structuredClone(tables) });
+        for (const { value, bytes } of kept) expectSame(elsewhere.unpack(bytes, 0, bytes.length), value);
+        expect(elsewhere.sharedStrings).toBe(packer.sharedStrings);
+        // The copy is its own: what it packs next does not reach the first packer's tables.
+        elsewhere.pack({ anotherKey: 'another string' });
+        expect(packer.tables()).toEqual(tables);
+      }),
+      { numRuns: propertyRuns(200) },
+    );
   });
 
   it('a value that cannot be packed (a function) throws and leaves no shared string behind', () => {

@@ -1,5 +1,7 @@
 /**
- * packedRecords — a record as bytes and back: how `serve`'s window holds 100,000 decisions in tens of MiB.
+ * packedRecords — a record as bytes and back: how `serve`'s window holds 100,000 decisions in tens of MiB, and
+ * how a `--jobs` worker hands what it read to the main thread (the bytes and the packer's `tables()` travel; a
+ * packer made from those tables unpacks them).
  *
  * A decision record as JavaScript objects costs about 1.4 KB of heap (the record, its ranked candidates, its
  * policy and traits objects, its strings), and the garbage collector walks all of them on every major
@@ -18,9 +20,9 @@
  * seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property whose value is `undefined` is kept as
  * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts), but for strings
  * and keys over `maxString` (when given), which are stored cut (cutString) and counted. The varints are
- * protobuf's, read with trace's one wire reader (protoWire). Pure. No I/O.
+ * protobuf's, read with the one wire reader (protoWire). Pure. No I/O.
  */
-import { WireReader } from '../trace/formats/protoWire.js';
+import { WireReader } from '../formats/protoWire.js';
 import { cutString } from './cutString.js';
 
 const TAG_UNDEFINED = 0;
@@ -57,6 +59,14 @@ export interface RecordPackerOptions {
    * packing is not lossless. @default Infinity
    */
   readonly maxString?: number;
+  /** Start from another packer's tables (its `tables()`): unpacks what that packer packed. */
+  readonly tables?: PackerTables;
+}
+
+/** A packer's key and shared-string tables, as plain arrays (to unpack its bytes elsewhere). */
+export interface PackerTables {
+  readonly keys: readonly string[];
+  readonly shared: readonly (string | undefined)[];
 }
 
 /** Packs values into bytes and unpacks them; one per window (its tables are its own). */
@@ -76,6 +86,8 @@ export interface RecordPacker {
   readonly sharedBytes: number;
   /** Strings (and keys) stored cut since the start (`maxString`). */
   readonly stringsCut: number;
+  /** The tables now, copied: a packer made with them unpacks every value packed so far. */
+  tables(): PackerTables;
 }
 
 /** What one entry of the shared table costs besides its characters (the string's header, the map's slot). */
@@ -91,16 +103,24 @@ export function createRecordPacker(options: RecordPackerOptions = {}): RecordPac
     stringsCut++;
     return cutString(s, maxString);
   };
-  const keyIds = new Map<string, number>();
-  const keys: string[] = [];
+  const keys: string[] = [...(options.tables?.keys ?? [])];
+  const keyIds = new Map<string, number>(keys.map((k, i) => [k, i]));
   let buf = Buffer.allocUnsafeSlow(4096);
   let pos = 0;
 
   // The shared strings: id → string and its count of holders; ids of let-go entries are used again.
+  const shared: (string | undefined)[] = [...(options.tables?.shared ?? [])];
   const sharedIds = new Map<string, number>();
-  const shared: (string | undefined)[] = [];
-  let holders = new Uint32Array(1024);
   const freeIds: number[] = [];
+  for (let id = shared.length - 1; id >= 0; id--) {
+    const s = shared[id];
+    if (s === undefined) freeIds.push(id);
+    else {
+      sharedIds.set(s, id);
+      sharedBytes += s.length * 2 + SHARED_ENTRY_BYTES;
+    }
+  }
+  let holders = new Uint32Array(Math.max(1024, shared.length));
   // The ids one pack refers to, counted only once the pack succeeded.
   const taken: number[] = [];
 
@@ -308,6 +328,7 @@ export function createRecordPacker(options: RecordPackerOptions = {}): RecordPac
     get stringsCut() {
       return stringsCut;
     },
+    tables: () => ({ keys: [...keys], shared: [...shared] }),
     unpack(bytes, start, end) {
       const r = new WireReader(bytes, start, end);
       /** The next `n` bytes as a string in `encoding`. */
