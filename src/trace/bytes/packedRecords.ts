@@ -41,8 +41,20 @@ const TAG_SHARED = 11;
 /** Strings up to this many characters go to the shared table (hex ids excepted). */
 export const SHARED_STRING_MAX = 64;
 
-/** Lowercase hex of 1 to 64 whole bytes: a trace, span or parent id. */
-const HEX_ID = /^(?:[0-9a-f]{2}){1,64}$/;
+/** Each lowercase hex digit's value by its character code; -1 for the other codes below 128. */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) HEX_VALUE['0123456789abcdef'.charCodeAt(d)] = d;
+
+/** Is `s` lowercase hex of 1 to 64 whole bytes (a trace, span or parent id)? A loop: a pattern cost more. */
+function isHexId(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || n > 128 || (n & 1) === 1) return false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || HEX_VALUE[c]! < 0) return false;
+  }
+  return true;
+}
 
 /** Object keys given a table index; further keys are written out in full. */
 export const MAX_KEYS = 4096;
@@ -164,14 +176,18 @@ export function createRecordPacker(options: RecordPackerOptions = {}): RecordPac
   };
   const string = (whole: string): void => {
     const s = bounded(whole);
-    if (s.length <= 128 && HEX_ID.test(s)) {
+    if (isHexId(s)) {
+      const n = s.length / 2;
       byte(TAG_HEX);
-      varint(s.length / 2);
-      room(s.length / 2);
-      pos += buf.write(s, pos, 'hex');
+      varint(n);
+      room(n);
+      // Digit by digit: the ids are short, and a call into Buffer#write cost more than the loop.
+      for (let i = 0; i < n; i++)
+        buf[pos++] = (HEX_VALUE[s.charCodeAt(2 * i)]! << 4) | HEX_VALUE[s.charCodeAt(2 * i + 1)]!;
       return;
     }
-    if (s.length <= SHARED_STRING_MAX && !LONE_SURROGATE.test(s)) {
+    // A string in the table is known to have no lone surrogate: looked up before it is searched for one.
+    if (s.length <= SHARED_STRING_MAX && (sharedIds.has(s) || !LONE_SURROGATE.test(s))) {
       byte(TAG_SHARED);
       varint(sharedId(s));
       return;
@@ -230,12 +246,27 @@ export function createRecordPacker(options: RecordPackerOptions = {}): RecordPac
           for (const item of v) value(item);
           return;
         }
-        const entries = Object.keys(v);
+        // for-in walks own keys in Object.keys' order (plain objects inherit none) without an array of them,
+        // and reads each value by the enumeration's index; the count is known after, so it takes one byte,
+        // widened in place past 127.
         byte(TAG_OBJECT);
-        varint(entries.length);
-        for (const k of entries) {
+        const countAt = pos;
+        byte(0);
+        let n = 0;
+        for (const k in v as Record<string, unknown>) {
           key(k);
           value((v as Record<string, unknown>)[k]);
+          n++;
+        }
+        if (n < 0x80) buf[countAt] = n;
+        else {
+          const end = pos;
+          const width = n < 2 ** 14 ? 2 : n < 2 ** 21 ? 3 : n < 2 ** 28 ? 4 : 5;
+          room(width - 1);
+          buf.copyWithin(countAt + width, countAt + 1, end);
+          pos = countAt;
+          varint(n);
+          pos = end + width - 1;
         }
         return;
       }

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Mutable } from '../../policy/readEventFields.js';
 import type { SpanOutcome } from '../buildTraceRecords.js';
 import { InputError } from '../inputError.js';
 import { listInputFiles } from '../listInputFiles.js';
@@ -226,17 +227,19 @@ function shift(problem: ReadProblem, unit: ReadUnit, offset: number): ReadProble
   return unit.split && problem.line > 0 ? { ...problem, line: problem.line + offset } : problem;
 }
 
-/** A part's outcome with its line numbers shifted to the file's numbering. */
-function shiftOutcome(outcome: SpanOutcome, offset: number): SpanOutcome {
-  const line = (source: RecordSource): RecordSource => ({ ...source, line: source.line + offset });
+/**
+ * A part's outcome, just unpacked, with its line numbers shifted to the file's numbering in place: unpacking
+ * made every object afresh and shares none between records, so nothing else sees them change.
+ */
+function shiftUnpacked(outcome: SpanOutcome, offset: number): SpanOutcome {
   if (outcome.kind === 'plain') return outcome;
-  if (outcome.kind === 'problem')
-    return { ...outcome, problem: { ...outcome.problem, line: outcome.problem.line + offset } };
-  return {
-    ...outcome,
-    problems: outcome.problems.map((p) => ({ ...p, line: p.line + offset })),
-    records: outcome.records.map((r) => ({ ...r, source: line(r.source) })),
-  };
+  if (outcome.kind === 'problem') {
+    (outcome.problem as Mutable<ReadProblem>).line += offset;
+    return outcome;
+  }
+  for (const p of outcome.problems) (p as Mutable<ReadProblem>).line += offset;
+  for (const r of outcome.records) (r.source as Mutable<RecordSource>).line += offset;
+  return outcome;
 }
 
 /**
@@ -323,7 +326,7 @@ export async function* readInParallel(
       for (const entry of result.spans) {
         mergeProblemsUpTo(entry.problemsBefore);
         const outcome = unpacker.unpack(packed, entry.start, entry.end) as SpanOutcome;
-        applyOutcome(unit.split ? shiftOutcome(outcome, offset) : outcome, out);
+        applyOutcome(unit.split ? shiftUnpacked(outcome, offset) : outcome, out);
         if (out.length > 0) {
           yield* out;
           out.length = 0;

@@ -90,6 +90,17 @@ describe('packRecord / unpackRecord', () => {
     expectSame(roundTrip({ k3: 1, another: 'one' }, packer), { k3: 1, another: 'one' });
   });
 
+  it('an object of 128 keys or more is counted in a wider varint, and what follows it still reads', () => {
+    const packer = createRecordPacker();
+    for (const size of [127, 128, 300, 2 ** 14 + 3]) {
+      const wide = Object.fromEntries(
+        Array.from({ length: size }, (_, i) => [`w${i}`, i % 7 === 0 ? 'x' : i]),
+      );
+      const value = [{ before: true }, wide, { after: [wide, 'tail'] }, -1];
+      expectSame(roundTrip(value, packer), value);
+    }
+  });
+
   it('shared strings are held while a packed value holds them, and let go with the last one', () => {
     const packer = createRecordPacker();
     const a = Buffer.from(packer.pack({ id: 'billing', to: 'refunds' }));
