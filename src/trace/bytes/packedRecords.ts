@@ -18,7 +18,7 @@
  * - strings with a lone surrogate, which UTF-8 cannot carry: UTF-16.
  * Arrays and plain objects carry their length and then their items, a key as an index into a table of the keys
  * seen (records have a few dozen) or, past `MAX_KEYS`, inline. A property whose value is `undefined` is kept as
- * such. `unpack(pack(r))` is equal to `r` in every field (test/serve/packedRecords.test.ts), but for strings
+ * such. `unpack(pack(r))` is equal to `r` in every field (test/trace/bytes/packedRecords.test.ts), but for strings
  * and keys over `maxString` (when given), which are stored cut (cutString) and counted. The varints are
  * protobuf's, read with the one wire reader (protoWire). Pure. No I/O.
  */
