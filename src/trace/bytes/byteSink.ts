@@ -1,8 +1,8 @@
 /**
  * byteSink — a byte buffer written at its end, grown by doubling, and used again from the start.
  *
- * Readers that assemble bytes over and over (a line that spans chunks in splitLines, the scanned requests of
- * a `--jobs` unit) keep one such buffer instead of allocating per use: large fresh buffers are fresh memory,
+ * Readers that assemble bytes over and over (a line that spans chunks in splitLines, the packed outcomes of a
+ * `--jobs` unit) keep one such buffer instead of allocating per use: large fresh buffers are fresh memory,
  * and on the machines measured the page faults of touching it cost more than the copying itself
  * (docs/performance.md). A sink may start on a buffer used before (a unit's bytes handed back by the main
  * thread). What `bytes` holds is valid until the next write, which may move it. Pure apart from its own state.
@@ -33,12 +33,6 @@ export class ByteSink {
     const grown = Buffer.allocUnsafe(Math.max(this.length + more, this.bytes.length * 2, MIN_BYTES));
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
-  }
-
-  /** Append ASCII text (one byte per character). */
-  writeAscii(text: string): void {
-    this.reserve(text.length);
-    this.length += this.bytes.write(text, this.length, 'latin1');
   }
 
   /** Append `from[start, end)`. */
