@@ -1,7 +1,7 @@
 /**
  * packedRecords — a record as bytes and back: how `serve`'s window holds 100,000 decisions in tens of MiB, and
- * how a `--jobs` worker hands what it read to the main thread (the bytes and the packer's `tables()` travel; a
- * packer made from those tables unpacks them).
+ * how a `--jobs` worker hands what it read to the main thread (the bytes and the packer's `tables()` travel;
+ * packedValues' readPackedValue reads them with those tables).
  *
  * A decision record as JavaScript objects costs about 1.4 KB of heap (the record, its ranked candidates, its
  * policy and traits objects, its strings), and the garbage collector walks all of them on every major
@@ -60,8 +60,6 @@ export interface RecordPackerOptions {
    * packing is not lossless. @default Infinity
    */
   readonly maxString?: number;
-  /** Start from another packer's tables (its `tables()`): unpacks what that packer packed. */
-  readonly tables?: PackerTables;
 }
 
 /** A packer's key and shared-string tables, as plain arrays (to unpack its bytes elsewhere). */
@@ -87,7 +85,7 @@ export interface RecordPacker {
   readonly sharedBytes: number;
   /** Strings (and keys) stored cut since the start (`maxString`). */
   readonly stringsCut: number;
-  /** The tables now, copied: a packer made with them unpacks every value packed so far. */
+  /** The tables now, copied: with them readPackedValue reads every value packed so far. */
   tables(): PackerTables;
 }
 
@@ -104,24 +102,16 @@ export function createRecordPacker(options: RecordPackerOptions = {}): RecordPac
     stringsCut++;
     return cutString(s, maxString);
   };
-  const keys: string[] = [...(options.tables?.keys ?? [])];
-  const keyIds = new Map<string, number>(keys.map((k, i) => [k, i]));
+  const keyIds = new Map<string, number>();
+  const keys: string[] = [];
   let buf = Buffer.allocUnsafeSlow(4096);
   let pos = 0;
 
   // The shared strings: id → string and its count of holders; ids of let-go entries are used again.
-  const shared: (string | undefined)[] = [...(options.tables?.shared ?? [])];
   const sharedIds = new Map<string, number>();
+  const shared: (string | undefined)[] = [];
+  let holders = new Uint32Array(1024);
   const freeIds: number[] = [];
-  for (let id = shared.length - 1; id >= 0; id--) {
-    const s = shared[id];
-    if (s === undefined) freeIds.push(id);
-    else {
-      sharedIds.set(s, id);
-      sharedBytes += s.length * 2 + SHARED_ENTRY_BYTES;
-    }
-  }
-  let holders = new Uint32Array(Math.max(1024, shared.length));
   // The ids one pack refers to, counted only once the pack succeeded.
   const taken: number[] = [];
 

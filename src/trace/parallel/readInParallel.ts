@@ -25,7 +25,7 @@ import { isPlainJsonLines } from '../formats/sniffFormat.js';
 import { MAX_LINE_BYTES } from '../formats/readLimits.js';
 import { openInputFile } from '../openInputFile.js';
 import { readInputUnit, type ReadUnit, type ReadUnitResult } from './readInputUnit.js';
-import { createRecordPacker } from '../bytes/packedRecords.js';
+import { readPackedValue } from '../bytes/packedValues.js';
 import { createHoldingBuilder, readTraceInputs, releaseHeld, type ReadOptions } from '../readTraceInputs.js';
 import type { ReadProblem, ReadStats } from '../types.js';
 import type { RecordSource, TraceRecord } from '../../record/types.js';
@@ -322,10 +322,10 @@ export async function* readInParallel(
         }
       };
       const packed = Buffer.from(result.packed.buffer, result.packed.byteOffset, result.packed.byteLength);
-      const unpacker = createRecordPacker({ tables: result.tables });
+      const { keys, shared } = result.tables;
       for (const entry of result.spans) {
         mergeProblemsUpTo(entry.problemsBefore);
-        const outcome = unpacker.unpack(packed, entry.start, entry.end) as SpanOutcome;
+        const outcome = readPackedValue(packed, entry.start, entry.end, keys, shared) as SpanOutcome;
         applyOutcome(unit.split ? shiftUnpacked(outcome, offset) : outcome, out);
         if (out.length > 0) {
           yield* out;

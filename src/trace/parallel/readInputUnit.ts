@@ -63,7 +63,7 @@ export interface ReadUnitResult {
   readonly spans: PackedOutcome[];
   /** The outcomes, packed one after another (transferred from a worker, not copied). */
   readonly packed: Uint8Array;
-  /** The packer's tables, to unpack `packed` (createRecordPacker({ tables })). */
+  /** The packer's tables, to read `packed` with (readPackedValue). */
   readonly tables: PackerTables;
   /** Lines started in this unit (blank ones too). */
   readonly lines: number;
